@@ -1,0 +1,3 @@
+"""bookchat: question answering with citations for Docusaurus textbooks."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,168 @@
+"""The `bookchat` command line: ingest, serve, eval, urls."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 3
+
+
+def _settings() -> Any:
+    from bookchat.config import Settings
+
+    return Settings()
+
+
+def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> None:
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    for skip in report["skipped"]:
+        print(f"skipped {skip['path']}: {skip['reason']}")
+    if dry_run:
+        for change in report["changes"]:
+            print(f"would {change['change']} {change['chunk_id']} {change['url']}".rstrip())
+    verb = "would be" if dry_run else ""
+    print(
+        f"files scanned {report['files_scanned']}, pages {report['pages']}, "
+        f"skipped {len(report['skipped'])}; chunks added {report['added']}, updated "
+        f"{report['updated']}, deleted {report['deleted']}, unchanged {report['unchanged']}"
+        f"{' (' + verb + ')' if verb else ''}; embedded {report['embedded']}; "
+        f"corpus {report['corpus_version']}; {report['seconds']:.2f} s"
+    )
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """Index the docs folder, embedding only what changed."""
+    from bookchat.ingest.handoff import HandoffFailed, ingest_via_server
+    from bookchat.ingest.run import run_ingest
+    from bookchat.retrieval.embedder import Embedder
+    from bookchat.vectorstore import StoreLocked, StoreUnavailable, open_store
+
+    settings = _settings()
+    docs = Path(args.docs) if args.docs else settings.docs_dir
+    if not docs.is_dir():
+        print(f"error: docs folder not found: {docs}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        store = open_store(settings)
+    except StoreLocked:
+        try:
+            report = ingest_via_server(
+                settings.data_dir, docs, dry_run=args.dry_run, full=args.full
+            )
+        except HandoffFailed as exc:
+            print(
+                f"error: the index in {settings.store_dir} is in use by another process and {exc}. "
+                "Stop that process or wait for it to finish, then run bookchat ingest again.",
+                file=sys.stderr,
+            )
+            return EXIT_UNAVAILABLE
+        print("The running bookchat server holds the index; it ran this ingest.", file=sys.stderr)
+        _print_report(report, as_json=args.json, dry_run=args.dry_run)
+        return 0
+    except StoreUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    embedder = Embedder.from_settings(settings, threads=2)
+    try:
+        result = run_ingest(
+            settings,
+            store,
+            lambda: embedder,
+            docs,
+            dry_run=args.dry_run,
+            full=args.full,
+            progress=sys.stderr.isatty() and not args.json,
+        )
+    except KeyboardInterrupt:
+        print("interrupted: run bookchat ingest again to finish (nothing is lost)", file=sys.stderr)
+        return 130
+    finally:
+        store.close()
+    _print_report(result.to_json(), as_json=args.json, dry_run=args.dry_run)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the HTTP API."""
+    from bookchat.api.server import serve
+
+    code: int = serve(_settings(), host=args.host, port=args.port)
+    return code
+
+
+def cmd_urls(args: argparse.Namespace) -> int:
+    """Print every URL the index can cite (chapter pages and section anchors)."""
+    from bookchat.ingest.corpus import build_corpus
+
+    settings = _settings()
+    docs = Path(args.docs) if args.docs else settings.docs_dir
+    corpus = build_corpus(
+        docs, base_url=settings.site_base_url, route=settings.docs_route_base_path
+    )
+    urls = {page["url"] for ch in corpus.chapters for page in ch.to_json()["pages"]}
+    urls |= {ch.url for ch in corpus.chapters}
+    urls |= {str(c.payload["url"]) for c in corpus.chunks}
+    for url in sorted(urls):
+        print(url)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Run evaluation fixtures through the answer path and print metrics."""
+    from bookchat.evals.command import run_eval_command
+
+    code: int = run_eval_command(_settings(), args)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (kept import-light so --help is instant)."""
+    parser = argparse.ArgumentParser(prog="bookchat", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="index the book (only what changed is re-embedded)")
+    ingest.add_argument("--docs", help="docs folder (default: website/docs or BOOKCHAT_DOCS_DIR)")
+    ingest.add_argument("--dry-run", action="store_true", help="print what would change")
+    ingest.add_argument("--full", action="store_true", help="re-embed everything")
+    ingest.add_argument("--json", action="store_true", help="print the report as JSON")
+    ingest.set_defaults(func=cmd_ingest)
+
+    serve = sub.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(func=cmd_serve)
+
+    urls = sub.add_parser("urls", help="print every URL the index cites")
+    urls.add_argument("--docs")
+    urls.set_defaults(func=cmd_urls)
+
+    ev = sub.add_parser("eval", help="run evaluation fixtures")
+    ev.add_argument("--fixtures", help="fixture JSONL file")
+    ev.add_argument("--docs", help="docs folder the fixtures are about (ingested first)")
+    ev.add_argument("--limit", type=int, help="run at most N rows")
+    ev.add_argument("--slice", action="append", dest="slices", help="only these slices")
+    ev.add_argument("--out", help="write per-row results (JSONL) here")
+    ev.add_argument("--summary", help="write the summary JSON here")
+    ev.add_argument("--rows", help="gate or summarise an existing rows file instead of running")
+    ev.add_argument("--gate", help="gates TOML: exit 1 naming every threshold missed")
+    ev.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="diff two rows files")
+    ev.set_defaults(func=cmd_eval)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `bookchat` command."""
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

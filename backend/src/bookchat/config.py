@@ -1,0 +1,116 @@
+"""The one settings object: every knob bookchat has, read from the environment and `.env`."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+CommaList = Annotated[list[str], NoDecode]
+
+
+class Settings(BaseSettings):
+    """bookchat configuration; built once by the CLI or the app factory and passed down."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+    # Where things live.
+    data_dir: Path = Field(default=Path("data"), alias="BOOKCHAT_DATA_DIR")
+    docs_dir: Path = Field(default=Path("website/docs"), alias="BOOKCHAT_DOCS_DIR")
+    site_base_url: str = Field(default="/", alias="BOOKCHAT_SITE_BASE_URL")
+    docs_route_base_path: str = Field(default="docs", alias="BOOKCHAT_DOCS_ROUTE_BASE_PATH")
+
+    # Vector store: embedded unless QDRANT_URL is set.
+    qdrant_url: str | None = Field(default=None, alias="QDRANT_URL")
+    qdrant_api_key: SecretStr | None = Field(default=None, alias="QDRANT_API_KEY")
+    collection: str = Field(default="bookchat", alias="BOOKCHAT_COLLECTION")
+    embedded_engine: Literal["edge", "local"] = Field(
+        default="local", alias="BOOKCHAT_EMBEDDED_ENGINE"
+    )
+
+    # Chunking (see specs/001-bookchat/decisions.md for why these numbers).
+    chunk_max_tokens: int = Field(default=256, ge=64, le=256, alias="BOOKCHAT_CHUNK_MAX_TOKENS")
+    chunk_overlap: float = Field(default=0.18, ge=0.0, le=0.4, alias="BOOKCHAT_CHUNK_OVERLAP")
+    embed_batch_size: int = Field(default=32, ge=1, le=256, alias="BOOKCHAT_EMBED_BATCH_SIZE")
+    embedding_backend: Literal["onnx", "torch"] = Field(
+        default="onnx", alias="BOOKCHAT_EMBEDDING_BACKEND"
+    )
+    model_cache_dir: Path = Field(
+        default_factory=lambda: Path.home() / ".cache" / "bookchat", alias="BOOKCHAT_MODEL_CACHE"
+    )
+    # One thread per query keeps tail latency flat when the other core is busy (FACTS.md).
+    embed_threads: int = Field(default=1, ge=1, le=64, alias="BOOKCHAT_EMBED_THREADS")
+
+    # Retrieval and answering.
+    hybrid: bool = Field(default=False, alias="BOOKCHAT_HYBRID")
+    candidates: int = Field(default=20, ge=1, le=100, alias="BOOKCHAT_CANDIDATES")
+    min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
+    min_support: float = Field(default=0.45, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
+    answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
+
+    # Generator.
+    generator: Literal["extractive", "llm", "auto"] = Field(
+        default="auto", alias="BOOKCHAT_GENERATOR"
+    )
+    openai_api_key: SecretStr | None = Field(default=None, alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
+    llm_model: str | None = Field(default=None, alias="BOOKCHAT_LLM_MODEL")
+    llm_timeout_s: float = Field(default=30.0, gt=0, le=600, alias="BOOKCHAT_LLM_TIMEOUT")
+    llm_tracing: bool = Field(default=False, alias="BOOKCHAT_LLM_TRACING")
+
+    # Conversations.
+    database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
+
+    # HTTP.
+    rate_limit: str = Field(default="20/minute", alias="BOOKCHAT_RATE_LIMIT")
+    redis_url: SecretStr | None = Field(default=None, alias="REDIS_URL")
+    trusted_proxies: CommaList = Field(default_factory=list, alias="TRUSTED_PROXIES")
+    cors_origins: CommaList = Field(
+        default_factory=lambda: ["http://127.0.0.1:3000", "http://localhost:3000"],
+        alias="BOOKCHAT_CORS_ORIGINS",
+    )
+    log_level: str = Field(default="INFO", alias="BOOKCHAT_LOG_LEVEL")
+
+    @field_validator("trusted_proxies", "cors_origins", mode="before")
+    @classmethod
+    def _split_commas(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @field_validator("site_base_url")
+    @classmethod
+    def _normalise_base_url(cls, value: str) -> str:
+        return "/" + value.strip("/") + "/" if value.strip("/") else "/"
+
+    @field_validator("docs_route_base_path")
+    @classmethod
+    def _normalise_route(cls, value: str) -> str:
+        return value.strip("/")
+
+    @cached_property
+    def embedded(self) -> bool:
+        """True when the vector store lives in this process (no QDRANT_URL)."""
+        return not self.qdrant_url
+
+    @property
+    def store_dir(self) -> Path:
+        """Folder of the embedded vector store."""
+        return self.data_dir / ("edge" if self.embedded_engine == "edge" else "qdrant")
+
+    @property
+    def llm_configured(self) -> bool:
+        """True when a model is named and there is somewhere to send it."""
+        return bool(self.llm_model and (self.openai_api_key or self.openai_base_url))
+
+    @property
+    def use_llm(self) -> bool:
+        """Whether answers are generated by the language model."""
+        if self.generator == "llm":
+            return True
+        return self.generator == "auto" and self.llm_configured

@@ -1,0 +1,1 @@
+"""Ingestion: Markdown pages → sections → chunks → vectors in the store."""

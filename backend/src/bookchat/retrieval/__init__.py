@@ -1,0 +1,1 @@
+"""Retrieval: embed questions, search the store, shape the candidates."""

@@ -1,0 +1,104 @@
+"""What every vector store offers bookchat, whichever engine holds the points."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# Payload fields every store indexes for filtering.
+INDEXED_FIELDS = ("chapter", "doc_id", "path")
+
+# Point ids must be UUIDs (or integers) in Qdrant; chunk ids are readable strings, so the point
+# id is derived from the chunk id and the readable id travels in the payload.
+_POINT_NAMESPACE = uuid.UUID("6f1c2a5e-3b8d-4c1e-9a2f-0b6d7e8f9a10")
+
+
+def point_id(chunk_id: str) -> str:
+    """The Qdrant point id of a chunk: a UUID derived from its chunk id."""
+    return str(uuid.uuid5(_POINT_NAMESPACE, chunk_id))
+
+
+class StoreUnavailable(RuntimeError):
+    """The vector store cannot be reached or opened."""
+
+
+class StoreLocked(StoreUnavailable):
+    """Another process holds the embedded store."""
+
+
+@dataclass(frozen=True, slots=True)
+class SparseVector:
+    """A sparse (BM25) vector: term indices and weights."""
+
+    indices: list[int]
+    values: list[float]
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One chunk to store: dense vector, optional sparse vector, and its payload."""
+
+    chunk_id: str
+    vector: Sequence[float]
+    payload: Mapping[str, Any]
+    sparse: SparseVector | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result."""
+
+    chunk_id: str
+    score: float
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+Where = Mapping[str, str]
+
+
+class VectorStore(Protocol):
+    """The operations bookchat needs; embedded and server stores pass the same contract tests."""
+
+    def upsert(self, points: Sequence[Point]) -> None:
+        """Insert or replace points (idempotent: same chunk id, same point)."""
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        """Remove points by chunk id; unknown ids are ignored."""
+
+    def search(
+        self, vector: Sequence[float], *, limit: int, where: Where | None = None
+    ) -> list[Hit]:
+        """Dense cosine search, optionally restricted by payload equality filters."""
+
+    def hybrid_search(
+        self,
+        vector: Sequence[float],
+        sparse: SparseVector,
+        *,
+        limit: int,
+        where: Where | None = None,
+    ) -> list[Hit]:
+        """Dense + sparse search fused with reciprocal rank fusion."""
+
+    def count(self, where: Where | None = None) -> int:
+        """Number of points (matching the filter)."""
+
+    def fingerprints(self) -> dict[str, tuple[str, str]]:
+        """chunk_id -> (content_hash, text_hash) of every stored point, for incremental sync."""
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Stored dense vectors of the given chunks (missing ones are left out)."""
+
+    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Stored payloads of the given chunks (missing ones are left out)."""
+
+    def read_catalog(self) -> dict[str, Any] | None:
+        """The catalog written by the last complete ingest (chapters, corpus version), if any."""
+
+    def write_catalog(self, catalog: Mapping[str, Any]) -> None:
+        """Replace the catalog; written last by ingest so a partial run keeps the old one."""
+
+    def close(self) -> None:
+        """Release files and connections; the store must not be used afterwards."""

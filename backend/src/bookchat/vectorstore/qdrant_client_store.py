@@ -1,0 +1,281 @@
+"""The store on qdrant-client: a Qdrant server or Qdrant Cloud, or its local folder mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+from bookchat.vectorstore.base import (
+    INDEXED_FIELDS,
+    Hit,
+    Point,
+    SparseVector,
+    StoreLocked,
+    StoreUnavailable,
+    Where,
+    point_id,
+)
+
+DENSE = "dense"
+SPARSE = "bm25"
+_SCROLL_PAGE = 1_000
+_CATALOG_ID = 1
+_T = TypeVar("_T")
+
+_TRANSPORT_ERRORS = (ResponseHandlingException, UnexpectedResponse, httpx.HTTPError, OSError)
+
+
+@contextmanager
+def _reachable(what: str) -> Iterator[None]:
+    """Turn the client's transport errors into StoreUnavailable (without the raw text)."""
+    try:
+        yield
+    except _TRANSPORT_ERRORS as exc:
+        raise StoreUnavailable(f"The vector store could not be reached ({what}).") from exc
+
+
+def _filter(where: Where | None) -> models.Filter | None:
+    if not where:
+        return None
+    return models.Filter(
+        must=[
+            models.FieldCondition(key=key, match=models.MatchValue(value=value))
+            for key, value in where.items()
+        ]
+    )
+
+
+def _hits(points: Sequence[models.ScoredPoint]) -> list[Hit]:
+    return [
+        Hit(
+            chunk_id=str((p.payload or {}).get("chunk_id", p.id)),
+            score=p.score,
+            payload=p.payload or {},
+        )
+        for p in points
+    ]
+
+
+class QdrantClientStore:
+    """VectorStore over qdrant-client; the same code serves a server URL and a local folder."""
+
+    def __init__(
+        self, client: QdrantClient, collection: str, dim: int, *, index_payload: bool = True
+    ) -> None:
+        self._client = client
+        self._index_payload = index_payload
+        self._collection = collection
+        self._catalog = f"{collection}__catalog"
+        self._dim = dim
+        self._ensure_collections()
+
+    @classmethod
+    def connect(cls, url: str, api_key: str | None, collection: str, dim: int) -> QdrantClientStore:
+        """Open a store on a Qdrant server or Qdrant Cloud."""
+        with _reachable("connect"):
+            client = QdrantClient(url=url, api_key=api_key, timeout=10)
+            return cls(client, collection, dim)
+
+    @classmethod
+    def open_local(cls, path: Path, collection: str, dim: int) -> QdrantClientStore:
+        """Open qdrant-client's embedded folder store (one process at a time)."""
+        path.mkdir(parents=True, exist_ok=True)
+        try:
+            client = QdrantClient(path=str(path))
+        except RuntimeError as exc:
+            if "already accessed" in str(exc):
+                raise StoreLocked(f"The index at {path} is in use by another process.") from exc
+            raise
+        return cls(client, collection, dim, index_payload=False)
+
+    def _ensure_collections(self) -> None:
+        with _reachable("create collection"):
+            if not self._client.collection_exists(self._collection):
+                self._client.create_collection(
+                    self._collection,
+                    vectors_config={
+                        DENSE: models.VectorParams(size=self._dim, distance=models.Distance.COSINE)
+                    },
+                    sparse_vectors_config={
+                        SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)
+                    },
+                )
+                # Local folder mode ignores payload indexes (and warns); servers use them.
+                for name in INDEXED_FIELDS if self._index_payload else ():
+                    self._client.create_payload_index(
+                        self._collection, name, models.PayloadSchemaType.KEYWORD
+                    )
+            if not self._client.collection_exists(self._catalog):
+                self._client.create_collection(
+                    self._catalog,
+                    vectors_config=models.VectorParams(size=1, distance=models.Distance.DOT),
+                )
+
+    def _call(self, what: str, fn: Callable[[], _T]) -> _T:
+        with _reachable(what):
+            return fn()
+
+    def upsert(self, points: Sequence[Point]) -> None:
+        """Insert or replace points."""
+        if not points:
+            return
+        structs = []
+        for p in points:
+            vector: dict[str, Any] = {DENSE: list(p.vector)}
+            if p.sparse is not None and p.sparse.indices:
+                vector[SPARSE] = models.SparseVector(
+                    indices=p.sparse.indices, values=p.sparse.values
+                )
+            structs.append(
+                models.PointStruct(
+                    id=point_id(p.chunk_id),
+                    vector=vector,
+                    payload={**p.payload, "chunk_id": p.chunk_id},
+                )
+            )
+        self._call(
+            "upsert", lambda: self._client.upsert(self._collection, points=structs, wait=True)
+        )
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        """Remove points by chunk id."""
+        if not chunk_ids:
+            return
+        selector = models.PointIdsList(points=[point_id(c) for c in chunk_ids])
+        self._call("delete", lambda: self._client.delete(self._collection, selector, wait=True))
+
+    def search(
+        self, vector: Sequence[float], *, limit: int, where: Where | None = None
+    ) -> list[Hit]:
+        """Dense cosine search."""
+        result = self._call(
+            "search",
+            lambda: self._client.query_points(
+                self._collection,
+                query=list(vector),
+                using=DENSE,
+                limit=limit,
+                query_filter=_filter(where),
+                with_payload=True,
+            ),
+        )
+        return _hits(result.points)
+
+    def hybrid_search(
+        self,
+        vector: Sequence[float],
+        sparse: SparseVector,
+        *,
+        limit: int,
+        where: Where | None = None,
+    ) -> list[Hit]:
+        """Dense + BM25 prefetches fused with RRF by Qdrant itself."""
+        flt = _filter(where)
+        depth = max(limit * 4, 20)
+        prefetch = [models.Prefetch(query=list(vector), using=DENSE, limit=depth, filter=flt)]
+        if sparse.indices:
+            prefetch.append(
+                models.Prefetch(
+                    query=models.SparseVector(indices=sparse.indices, values=sparse.values),
+                    using=SPARSE,
+                    limit=depth,
+                    filter=flt,
+                )
+            )
+        result = self._call(
+            "hybrid search",
+            lambda: self._client.query_points(
+                self._collection,
+                prefetch=prefetch,
+                query=models.FusionQuery(fusion=models.Fusion.RRF),
+                limit=limit,
+                with_payload=True,
+            ),
+        )
+        return _hits(result.points)
+
+    def count(self, where: Where | None = None) -> int:
+        """Number of points."""
+        result = self._call(
+            "count",
+            lambda: self._client.count(self._collection, count_filter=_filter(where), exact=True),
+        )
+        return int(result.count)
+
+    def _scroll(self, fields: list[str]) -> Iterator[dict[str, Any]]:
+        offset: Any = None
+        while True:
+            with _reachable("scroll"):
+                points, offset = self._client.scroll(
+                    self._collection,
+                    limit=_SCROLL_PAGE,
+                    offset=offset,
+                    with_payload=fields,
+                    with_vectors=False,
+                )
+            for p in points:
+                yield p.payload or {}
+            if offset is None:
+                return
+
+    def fingerprints(self) -> dict[str, tuple[str, str]]:
+        """chunk_id -> (content_hash, text_hash) of every stored point."""
+        return {
+            str(p["chunk_id"]): (str(p.get("content_hash", "")), str(p.get("text_hash", "")))
+            for p in self._scroll(["chunk_id", "content_hash", "text_hash"])
+            if "chunk_id" in p
+        }
+
+    def _retrieve(self, chunk_ids: Sequence[str], *, vectors: bool) -> list[models.Record]:
+        if not chunk_ids:
+            return []
+        return self._call(
+            "retrieve",
+            lambda: self._client.retrieve(
+                self._collection,
+                ids=[point_id(c) for c in chunk_ids],
+                with_payload=True,
+                with_vectors=[DENSE] if vectors else False,
+            ),
+        )
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Stored dense vectors by chunk id."""
+        out: dict[str, list[float]] = {}
+        for record in self._retrieve(chunk_ids, vectors=True):
+            vec = record.vector
+            dense = vec.get(DENSE) if isinstance(vec, dict) else vec
+            if record.payload and dense is not None:
+                out[str(record.payload["chunk_id"])] = [float(x) for x in dense]  # type: ignore[union-attr,arg-type]
+        return out
+
+    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Stored payloads by chunk id."""
+        return {
+            str(r.payload["chunk_id"]): dict(r.payload)
+            for r in self._retrieve(chunk_ids, vectors=False)
+            if r.payload
+        }
+
+    def read_catalog(self) -> dict[str, Any] | None:
+        """The catalog point's payload, if ingest has completed once."""
+        records = self._call(
+            "read catalog",
+            lambda: self._client.retrieve(self._catalog, ids=[_CATALOG_ID], with_payload=True),
+        )
+        return dict(records[0].payload) if records and records[0].payload else None
+
+    def write_catalog(self, catalog: Mapping[str, Any]) -> None:
+        """Replace the catalog point."""
+        point = models.PointStruct(id=_CATALOG_ID, vector=[1.0], payload=dict(catalog))
+        self._call("write catalog", lambda: self._client.upsert(self._catalog, [point], wait=True))
+
+    def close(self) -> None:
+        """Close the client (releases the embedded folder's lock)."""
+        self._client.close()
