@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     qdrant_api_key: SecretStr | None = Field(default=None, alias="QDRANT_API_KEY")
     collection: str = Field(default="bookchat", alias="BOOKCHAT_COLLECTION")
     embedded_engine: Literal["edge", "local"] = Field(
-        default="local", alias="BOOKCHAT_EMBEDDED_ENGINE"
+        default="edge", alias="BOOKCHAT_EMBEDDED_ENGINE"
     )
 
     # Chunking (see specs/001-bookchat/decisions.md for why these numbers).

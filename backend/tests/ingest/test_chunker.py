@@ -30,7 +30,9 @@ def test_consecutive_chunks_overlap_by_whole_sentences() -> None:
         first_sentences = re.split(r"(?<=\.) ", first.text)
         second_sentences = re.split(r"(?<=\.) ", second.text)
         shared = next(
-            n for n in range(len(first_sentences), 0, -1) if first_sentences[-n:] == second_sentences[:n]
+            n
+            for n in range(len(first_sentences), 0, -1)
+            if first_sentences[-n:] == second_sentences[:n]
         )
         ratio = count_tokens(" ".join(first_sentences[-shared:])) / count_tokens(first.text)
         assert 0.10 <= ratio <= 0.20

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +12,10 @@ BOOKCHAT = [sys.executable, "-m", "bookchat.cli"]
 
 
 def _run(args: list[str], data: Path, **kw) -> subprocess.CompletedProcess[str]:
-    env = {"BOOKCHAT_DATA_DIR": str(data), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-    return subprocess.run(BOOKCHAT + args, capture_output=True, text=True, env=env, timeout=300, **kw)
+    env = {**os.environ, "BOOKCHAT_DATA_DIR": str(data)}
+    return subprocess.run(
+        BOOKCHAT + args, capture_output=True, text=True, env=env, timeout=300, **kw
+    )
 
 
 def _docs(tmp_path: Path) -> Path:

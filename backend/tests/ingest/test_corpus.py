@@ -63,5 +63,7 @@ def test_the_sample_book_has_the_promised_shape(corpus: Corpus) -> None:
     assert len(corpus.chapters) >= 6
     words = sum(len(p.body.split()) for ch in corpus.chapters for p in ch.pages)
     assert words >= 8000
-    long_code = [c for c in corpus.chunks if "```" in c.payload["text"] and c.payload["position"] > 0]
+    long_code = [
+        c for c in corpus.chunks if "```" in c.payload["text"] and c.payload["position"] > 0
+    ]
     assert long_code, "a code block longer than one chunk is split across chunks"

@@ -193,7 +193,9 @@ run_ingest(settings, open_store(settings), lambda: DiesAfterFirstBatch(), Path(s
 """
 
 
-def test_a_run_killed_midway_converges_on_the_next_run(tmp_path: Path, make_settings, embedder) -> None:
+def test_a_run_killed_midway_converges_on_the_next_run(
+    tmp_path: Path, make_settings, embedder
+) -> None:
     docs = _book(tmp_path, pages=6, sections=14)  # more than one embedding batch
     settings = make_settings()
     total = len(build_corpus(docs).chunks)

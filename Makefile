@@ -1,0 +1,51 @@
+# bookchat: `make run` and `make test` are all a new user needs; both set everything up first.
+SHELL := /bin/bash
+VENV := backend/.venv
+BOOKCHAT := $(VENV)/bin/bookchat
+export HF_HUB_OFFLINE := 1
+export NO_UPDATE_NOTIFIER := 1
+
+.PHONY: run test setup setup-python setup-web lint test-python test-web eval eval-shared bench clean
+
+## run: install, ingest the sample book, serve the API (:8000) and the site (:3000)
+run: setup
+	@scripts/run.sh
+
+## test: install, then lint, type-check, unit/integration/browser tests and the eval gate
+test: setup
+	@scripts/test.sh
+
+setup: setup-python setup-web
+
+setup-python:
+	@scripts/setup-python.sh
+
+setup-web:
+	@scripts/web.sh install
+
+lint: setup-python
+	cd backend && .venv/bin/ruff check src tests ../bench && .venv/bin/ruff format --check src tests ../bench && .venv/bin/mypy
+
+test-python: setup-python
+	@scripts/services.sh
+	cd backend && .venv/bin/python -m pytest
+
+test-web: setup
+	@scripts/web.sh test
+
+## eval: the sample-book evaluation with its release gate
+eval: setup-python
+	$(BOOKCHAT) eval --fixtures backend/evals/sample-book.jsonl --docs website/docs --gate backend/evals/gates.toml
+
+## eval-shared: squad-dev10 and robotics-textbook evaluations (needs ../shared), rows in bench/results/
+eval-shared: setup-python
+	@scripts/eval-shared.sh
+
+## bench: ingestion, query and scale benchmarks (JSON on stdout; needs ../shared)
+bench: setup-python
+	$(VENV)/bin/python bench/ingest.py
+	$(VENV)/bin/python bench/query.py
+	$(VENV)/bin/python bench/scale.py
+
+clean:
+	rm -rf data website/build website/.docusaurus

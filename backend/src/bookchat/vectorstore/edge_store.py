@@ -1,0 +1,317 @@
+"""The embedded store on Qdrant Edge: an in-process Rust shard in a folder owned by one process."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from bookchat.vectorstore.base import (
+    INDEXED_FIELDS,
+    Hit,
+    Point,
+    SparseVector,
+    StoreLocked,
+    StoreUnavailable,
+    Where,
+    point_id,
+)
+from bookchat.vectorstore.edge_migration import warn_if_old_layout
+
+DENSE = "dense"
+SPARSE = "bm25"
+LOCK_FILE = ".lock"
+_SCROLL_PAGE = 1_000
+# Qdrant's own default RRF constant, so Edge and the qdrant-client store rank alike.
+_RRF_K = 2
+
+# When HNSW gets built. Edge has no background optimizer, so we call optimize() after every write;
+# it only does work once the appendable segment holds more than this many KB of dense vectors
+# (10 MB ~ 6,500 MiniLM vectors). Below that it returns in microseconds, so the few-chunk upserts
+# of an incremental re-ingest stay cheap and their points are searched exactly (brute force over
+# a few thousand vectors takes ~1 ms). A bulk load pays the HNSW build in ~6,500-point steps as it
+# goes: measured at 50k points on 2 cores, 63 s in all against 52 s for one build at the end, and
+# in exchange search is fast right after the last batch, with no "finish" call ingest could miss.
+# Either way it is small next to embedding the same chunks with MiniLM.
+_INDEXING_THRESHOLD_KB = 10_000
+
+
+def _config(dim: int) -> qe.EdgeConfig:
+    return qe.EdgeConfig(
+        vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=_INDEXING_THRESHOLD_KB),
+    )
+
+
+def _filter(where: Where | None) -> qe.Filter | None:
+    if not where:
+        return None
+    return qe.Filter(
+        must=[qe.FieldCondition(key=k, match=qe.MatchValue(v)) for k, v in where.items()]
+    )
+
+
+def _hits(points: Sequence[qe.ScoredPoint]) -> list[Hit]:
+    hits = []
+    for p in points:
+        payload = dict(p.payload or {})
+        hits.append(
+            Hit(chunk_id=str(payload.get("chunk_id", p.id)), score=float(p.score), payload=payload)
+        )
+    return hits
+
+
+def _edge_point(p: Point) -> qe.Point:
+    vector: dict[str, Any] = {DENSE: [float(x) for x in p.vector]}
+    if p.sparse is not None and p.sparse.indices:
+        vector[SPARSE] = qe.SparseVector(
+            list(p.sparse.indices), [float(v) for v in p.sparse.values]
+        )
+    return qe.Point(point_id(p.chunk_id), vector, {**p.payload, "chunk_id": p.chunk_id})
+
+
+class _FolderLock:
+    """An exclusive flock on `<folder>/.lock`; the OS drops it if the process dies (kill -9 too)."""
+
+    def __init__(self, folder: Path) -> None:
+        path = folder / LOCK_FILE
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreLocked(
+                f"The index at {folder} is in use by another process (pid {holder}); only one "
+                "process may open an embedded store, so stop the server before ingesting or "
+                "point both at a Qdrant server with QDRANT_URL."
+            ) from None
+        # The pid is only for that message; the lock itself is the flock, not the file's content.
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        """Drop the lock (closing the descriptor releases the flock)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _open_shard(shard_dir: Path, dim: int) -> qe.EdgeShard:
+    config = _config(dim)
+    try:
+        if (shard_dir / "edge_config.json").exists():
+            # Passing the config makes Edge check the stored vectors match this embedding size.
+            return qe.EdgeShard.load(str(shard_dir), config)
+        return qe.EdgeShard.create(str(shard_dir), config)
+    except Exception as exc:  # Edge raises bare Exception; sort it by message.
+        text = str(exc)
+        if "WouldBlock" in text:
+            raise StoreLocked(f"The index at {shard_dir} is in use by another process.") from exc
+        if "ncompatible" in text:
+            raise StoreUnavailable(
+                f"The index at {shard_dir} was built with different vectors than this model "
+                f"({dim} dimensions); delete the folder and ingest again."
+            ) from exc
+        raise StoreUnavailable(f"The index at {shard_dir} could not be opened: {text}") from exc
+
+
+class EdgeStore:
+    """VectorStore on a Qdrant Edge shard: `<path>/<collection>/` plus a JSON catalog beside it."""
+
+    def __init__(self, path: Path, collection: str, lock: _FolderLock, shard: qe.EdgeShard) -> None:
+        self._path = path
+        self._catalog_path = path / f"{collection}.catalog.json"
+        self._lock = lock
+        self._shard: qe.EdgeShard | None = shard
+
+    @classmethod
+    def open(cls, path: Path, collection: str, dim: int) -> EdgeStore:
+        """Open (or create) the store in `path`; StoreLocked if another process has it."""
+        warn_if_old_layout(path)
+        path.mkdir(parents=True, exist_ok=True)
+        lock = _FolderLock(path)
+        try:
+            shard = _open_shard(path / collection, dim)
+            _ensure_indexes(shard)
+        except BaseException:
+            lock.release()
+            raise
+        return cls(path, collection, lock, shard)
+
+    @property
+    def _edge(self) -> qe.EdgeShard:
+        if self._shard is None:
+            raise StoreUnavailable("The vector store has been closed.")
+        return self._shard
+
+    def upsert(self, points: Sequence[Point]) -> None:
+        """Insert or replace points; durable once this returns (Edge's WAL survives a crash)."""
+        if not points:
+            return
+        self._edge.update(qe.UpdateOperation.upsert_points([_edge_point(p) for p in points]))
+        self._optimize()
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        """Remove points by chunk id; unknown ids are ignored."""
+        if not chunk_ids:
+            return
+        self._edge.update(qe.UpdateOperation.delete_points([point_id(c) for c in chunk_ids]))
+        # Also lets the vacuum optimizer compact segments that are mostly deleted points.
+        self._optimize()
+
+    def _optimize(self) -> None:
+        # Segments replaced by an optimization stay on disk until the next flush (at 50k points
+        # that was 770 MB instead of 135 MB), so flush whenever the optimizer actually ran.
+        if self._edge.optimize():
+            self._edge.flush()
+
+    def search(
+        self, vector: Sequence[float], *, limit: int, where: Where | None = None
+    ) -> list[Hit]:
+        """Dense cosine search; payload filters use the keyword indexes."""
+        request = qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest([float(x) for x in vector], using=DENSE),
+            filter=_filter(where),
+            with_payload=True,
+        )
+        return _hits(self._edge.query(request))
+
+    def hybrid_search(
+        self,
+        vector: Sequence[float],
+        sparse: SparseVector,
+        *,
+        limit: int,
+        where: Where | None = None,
+    ) -> list[Hit]:
+        """Dense + BM25 prefetches with the same filter, fused with RRF inside Edge."""
+        flt = _filter(where)
+        depth = max(limit * 4, 20)
+        prefetches = [
+            qe.Prefetch(
+                limit=depth,
+                query=qe.Query.Nearest([float(x) for x in vector], using=DENSE),
+                filter=flt,
+            )
+        ]
+        if sparse.indices:
+            query = qe.SparseVector(list(sparse.indices), [float(v) for v in sparse.values])
+            prefetches.append(
+                qe.Prefetch(limit=depth, query=qe.Query.Nearest(query, using=SPARSE), filter=flt)
+            )
+        request = qe.QueryRequest(
+            limit=limit,
+            query=qe.Fusion.Rrf(k=_RRF_K),  # type: ignore[arg-type]  # the stub omits nested classes
+            prefetches=prefetches,
+            with_payload=True,
+        )
+        return _hits(self._edge.query(request))
+
+    def count(self, where: Where | None = None) -> int:
+        """Exact number of points (matching the filter)."""
+        return int(self._edge.count(qe.CountRequest(exact=True, filter=_filter(where))))
+
+    def _scroll(self, fields: list[str]) -> Iterator[dict[str, Any]]:
+        offset: Any = None
+        while True:
+            records, offset = self._edge.scroll(
+                qe.ScrollRequest(
+                    offset=offset, limit=_SCROLL_PAGE, with_payload=fields, with_vector=False
+                )
+            )
+            for record in records:
+                yield dict(record.payload or {})
+            if offset is None:
+                return
+
+    def fingerprints(self) -> dict[str, tuple[str, str]]:
+        """chunk_id -> (content_hash, text_hash) of every stored point."""
+        return {
+            str(p["chunk_id"]): (str(p.get("content_hash", "")), str(p.get("text_hash", "")))
+            for p in self._scroll(["chunk_id", "content_hash", "text_hash"])
+            if "chunk_id" in p
+        }
+
+    def _retrieve(self, chunk_ids: Sequence[str], *, vectors: bool) -> list[qe.Record]:
+        if not chunk_ids:
+            return []
+        ids: list[qe.PointId] = [point_id(c) for c in chunk_ids]
+        return self._edge.retrieve(
+            ids, with_payload=True, with_vector=[DENSE] if vectors else False
+        )
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Stored dense vectors (unit length: cosine stores normalise them) by chunk id."""
+        out: dict[str, list[float]] = {}
+        for record in self._retrieve(chunk_ids, vectors=True):
+            vec = record.vector
+            dense = vec.get(DENSE) if isinstance(vec, dict) else None
+            if record.payload and isinstance(dense, list):
+                out[str(record.payload["chunk_id"])] = [float(x) for x in dense]  # type: ignore[arg-type]
+        return out
+
+    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Stored payloads by chunk id."""
+        return {
+            str(r.payload["chunk_id"]): dict(r.payload)
+            for r in self._retrieve(chunk_ids, vectors=False)
+            if r.payload
+        }
+
+    def read_catalog(self) -> dict[str, Any] | None:
+        """The catalog JSON beside the shard, if ingest has completed once."""
+        try:
+            text = self._catalog_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        data = json.loads(text)
+        return data if isinstance(data, dict) else None
+
+    def write_catalog(self, catalog: Mapping[str, Any]) -> None:
+        """Replace the catalog atomically (temp file, fsync, rename), so readers see old or new."""
+        self._edge  # noqa: B018  # a closed store must not write either
+        tmp = self._catalog_path.with_name(self._catalog_path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            json.dump(dict(catalog), fh, ensure_ascii=False, sort_keys=True)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self._catalog_path)
+        _fsync_dir(self._path)
+
+    def close(self) -> None:
+        """Flush and close the shard, then release the folder lock; safe to call twice."""
+        shard, self._shard = self._shard, None
+        if shard is not None:
+            try:
+                shard.flush()
+                shard.close()
+            finally:
+                self._lock.release()
+
+
+def _ensure_indexes(shard: qe.EdgeShard) -> None:
+    # Also run on load, so a store created before a field joined INDEXED_FIELDS gains its index.
+    existing = shard.info().payload_schema
+    for name in INDEXED_FIELDS:
+        if name not in existing:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+
+
+def _fsync_dir(folder: Path) -> None:
+    # Makes the rename itself durable; some filesystems refuse to open directories, which is fine.
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

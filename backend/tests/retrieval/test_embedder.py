@@ -1,0 +1,52 @@
+"""The ONNX embedder gives sentence-transformers' vectors and never blocks the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from bookchat.retrieval.embedder import DIMENSIONS, Embedder
+
+TEXTS = [
+    "How do I undo the last commit but keep my changes?",
+    "git reset --soft HEAD~1 moves the branch back one commit and keeps the index.",
+    "Packfiles store objects as deltas against similar objects to save space. " * 6,
+    "",
+]
+
+
+def test_vectors_are_normalised_and_384_wide(embedder: Embedder) -> None:
+    vectors = embedder.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), DIMENSIONS)
+    assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-5)
+
+
+def test_batching_and_order_do_not_change_vectors(embedder: Embedder) -> None:
+    together = embedder.embed(TEXTS[:3])
+    alone = np.vstack([embedder.embed([t]) for t in TEXTS[:3]])
+    assert np.allclose(together, alone, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_onnx_matches_sentence_transformers(embedder: Embedder) -> None:
+    torch_model = Embedder(backend="torch", threads=2)
+    reference = torch_model.embed(TEXTS[:3])
+    cosine = (embedder.embed(TEXTS[:3]) * reference).sum(axis=1)
+    assert cosine.min() >= 0.9999
+
+
+async def test_embedding_runs_off_the_event_loop(embedder: Embedder) -> None:
+    order: list[str] = []
+
+    async def ticker() -> None:
+        order.append("loop ran")
+
+    big = [f"sentence {i} about branches, merges and rebases in Git" for i in range(400)]
+    work = asyncio.ensure_future(embedder.embed_async(big))
+    await asyncio.sleep(0)
+    await ticker()
+    vectors = await work
+    order.append("embedded")
+    assert order == ["loop ran", "embedded"] and vectors.shape == (400, DIMENSIONS)

@@ -1,0 +1,47 @@
+"""Retrieval over the real store: chapter filters in the store, hybrid reports cosines."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.search import Retriever
+from bookchat.vectorstore import VectorStore
+
+QUESTION = "How do I resolve a merge conflict?"
+
+
+def _vector(embedder: Embedder) -> list[float]:
+    return [float(x) for x in embedder.embed([QUESTION])[0]]
+
+
+def test_book_search_ranks_the_merging_page_first(
+    book_store: VectorStore, embedder: Embedder
+) -> None:
+    hits = Retriever(book_store, hybrid=False).search(QUESTION, _vector(embedder), limit=5)
+    assert hits[0].payload["chapter"] == "branching"
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_chapter_search_returns_only_that_chapter(
+    book_store: VectorStore, embedder: Embedder
+) -> None:
+    hits = Retriever(book_store, hybrid=False).search(
+        QUESTION, _vector(embedder), limit=5, chapter="getting-started"
+    )
+    assert hits
+    assert {h.payload["chapter"] for h in hits} == {"getting-started"}
+
+
+@pytest.mark.parametrize("chapter", [None, "branching"])
+def test_hybrid_search_scores_are_the_dense_cosines(
+    book_store: VectorStore, embedder: Embedder, chapter: str | None
+) -> None:
+    vector = _vector(embedder)
+    hybrid = Retriever(book_store, hybrid=True).search(QUESTION, vector, limit=5, chapter=chapter)
+    dense = {h.chunk_id: h.score for h in book_store.search(vector, limit=50)}
+    assert hybrid
+    for hit in hybrid:
+        assert hit.score == pytest.approx(dense[hit.chunk_id], abs=1e-4)
+        if chapter:
+            assert hit.payload["chapter"] == chapter

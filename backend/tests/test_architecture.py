@@ -1,0 +1,53 @@
+"""House rules that keep the code base honest, checked on the source itself."""
+
+import ast
+import re
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "bookchat"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _modules() -> list[Path]:
+    return sorted(SRC.rglob("*.py"))
+
+
+def test_only_the_embedder_imports_sentence_transformers() -> None:
+    users = [
+        p.relative_to(SRC).as_posix() for p in _modules() if "sentence_transformers" in _imports(p)
+    ]
+    assert users == ["retrieval/embedder.py"]
+
+
+def test_only_the_api_package_imports_fastapi_or_slowapi() -> None:
+    users = {
+        p.relative_to(SRC).as_posix()
+        for p in _modules()
+        if {"fastapi", "slowapi", "starlette"} & _imports(p)
+    }
+    assert all(name.startswith("api/") for name in users), users
+
+
+def test_settings_are_the_only_reader_of_the_environment() -> None:
+    # Writing a variable for a library (HF_HUB_OFFLINE) is fine; reading one outside Settings is not.
+    reads = re.compile(r"os\.getenv\(|os\.environ\.get\(|os\.environ\[[^\]]+\](?!\s*=)")
+    offenders = [
+        p.relative_to(SRC).as_posix()
+        for p in _modules()
+        if reads.search(p.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_no_module_is_a_grab_bag() -> None:
+    assert not [p for p in _modules() if p.stem in {"utils", "helpers", "misc", "common"}]
