@@ -39,7 +39,7 @@ def test_only_the_api_package_imports_fastapi_or_slowapi() -> None:
 
 
 def test_settings_are_the_only_reader_of_the_environment() -> None:
-    # Writing a variable for a library (HF_HUB_OFFLINE) is fine; reading one outside Settings is not.
+    # Setting a variable for a library (HF_HUB_OFFLINE) is fine; reading outside Settings is not.
     reads = re.compile(r"os\.getenv\(|os\.environ\.get\(|os\.environ\[[^\]]+\](?!\s*=)")
     offenders = [
         p.relative_to(SRC).as_posix()

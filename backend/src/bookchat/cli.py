@@ -1,4 +1,4 @@
-"""The `bookchat` command line: ingest, serve, eval, urls."""
+"""The `bookchat` command line: ingest, serve, eval, report, urls."""
 
 from __future__ import annotations
 
@@ -122,6 +122,35 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_report_gaps(args: argparse.Namespace) -> int:
+    """Print the questions readers asked that the book does not answer, grouped by meaning."""
+    import asyncio
+
+    from bookchat.history import HistoryUnavailable, open_conversation_store
+    from bookchat.history.gap_report import group_gaps, render_json, render_markdown
+    from bookchat.retrieval.embedder import Embedder
+
+    settings = _settings()
+
+    async def collect() -> list[Any]:
+        store = await open_conversation_store(settings)
+        try:
+            return list(await store.gaps(args.since))
+        finally:
+            await store.close()
+
+    try:
+        rows = asyncio.run(collect())
+    except HistoryUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    vectors = Embedder.from_settings(settings).embed([r.question for r in rows]) if rows else None
+    gaps = group_gaps(rows, vectors) if vectors is not None else []
+    render = render_json if args.format == "json" else render_markdown
+    print(render(gaps, args.since))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (kept import-light so --help is instant)."""
     parser = argparse.ArgumentParser(prog="bookchat", description=__doc__)
@@ -142,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
     urls = sub.add_parser("urls", help="print every URL the index cites")
     urls.add_argument("--docs")
     urls.set_defaults(func=cmd_urls)
+
+    report = sub.add_parser("report", help="reports for authors")
+    report_sub = report.add_subparsers(dest="report", required=True)
+    gaps = report_sub.add_parser("gaps", help="what readers asked that the book does not answer")
+    gaps.add_argument("--since", type=float, default=30, metavar="DAYS", help="default 30")
+    gaps.add_argument("--format", choices=["md", "json"], default="md")
+    gaps.set_defaults(func=cmd_report_gaps)
 
     ev = sub.add_parser("eval", help="run evaluation fixtures")
     ev.add_argument("--fixtures", help="fixture JSONL file")

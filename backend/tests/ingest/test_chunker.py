@@ -1,6 +1,7 @@
 """Chunks fit MiniLM's 256 word pieces (real tokenizer), overlap, and never cut a word."""
 
 import re
+from itertools import pairwise
 
 from bookchat.ingest.chunker import chunk_section
 from bookchat.ingest.tokens import count_tokens, model_length
@@ -26,7 +27,7 @@ def test_every_chunk_fits_the_model_including_its_heading_prefix() -> None:
 
 def test_consecutive_chunks_overlap_by_whole_sentences() -> None:
     chunks = chunk_section(PATH, _prose(80), overlap=0.18)
-    for first, second in zip(chunks, chunks[1:], strict=False):
+    for first, second in pairwise(chunks):
         first_sentences = re.split(r"(?<=\.) ", first.text)
         second_sentences = re.split(r"(?<=\.) ", second.text)
         shared = next(

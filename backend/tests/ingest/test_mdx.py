@@ -14,7 +14,10 @@ def test_imports_and_multiline_exports_are_removed() -> None:
 
 
 def test_jsx_tags_are_dropped_and_their_children_kept() -> None:
-    body = '<Tabs groupId="os">\n<TabItem value="mac" label="macOS">\nUse Homebrew.\n</TabItem>\n</Tabs>\n<Partial />'
+    body = (
+        '<Tabs groupId="os">\n<TabItem value="mac" label="macOS">\n'
+        "Use Homebrew.\n</TabItem>\n</Tabs>\n<Partial />"
+    )
     cleaned = clean_markdown(body)
     assert "Use Homebrew." in cleaned
     assert "<" not in cleaned and "TabItem" not in cleaned

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from bookchat.ingest.pages import scan_docs
 
 
@@ -42,9 +44,5 @@ def test_title_comes_from_frontmatter_then_first_h1_then_the_id(tmp_path: Path) 
 
 
 def test_a_missing_docs_folder_is_a_clear_error(tmp_path: Path) -> None:
-    try:
+    with pytest.raises(FileNotFoundError, match="Docs folder not found"):
         scan_docs(tmp_path / "nope")
-    except FileNotFoundError as exc:
-        assert "Docs folder not found" in str(exc)
-    else:
-        raise AssertionError("expected FileNotFoundError")

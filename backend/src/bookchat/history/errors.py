@@ -1,0 +1,15 @@
+"""The exceptions the conversation store raises instead of driver errors."""
+
+from __future__ import annotations
+
+
+class HistoryUnavailable(Exception):
+    """The conversation database cannot be reached or used right now.
+
+    The message is short and safe to show or log (never a DSN); the driver's error is the
+    ``__cause__``. Callers answer without saving and add a warning.
+    """
+
+
+class UnknownConversation(LookupError):
+    """A message was added to a conversation that does not exist (or was just deleted)."""

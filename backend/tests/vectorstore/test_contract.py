@@ -1,0 +1,170 @@
+"""The VectorStore contract: every engine must pass these the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import qdrant_edge
+from tests.vectorstore.conftest import StoreKit, unit_vectors
+
+from bookchat.vectorstore.base import Point, SparseVector, VectorStore
+
+CHAPTERS = ("ch-a", "ch-b", "ch-c")
+BM25 = qdrant_edge.Bm25()
+
+
+def _payload(i: int) -> dict[str, Any]:
+    return {
+        "chapter": CHAPTERS[i % len(CHAPTERS)],
+        "doc_id": f"doc-{i // 10}",
+        "path": f"docs/doc-{i // 10}.md",
+        "title": f"Title {i}",
+        "content_hash": f"c{i}",
+        "text_hash": f"t{i}",
+    }
+
+
+def _points(n: int = 30, seed: int = 7) -> list[Point]:
+    vectors = unit_vectors(n, seed)
+    return [Point(f"chunk-{i}", vectors[i].tolist(), _payload(i)) for i in range(n)]
+
+
+def _near(vector: list[float], seed: int = 99) -> list[float]:
+    """The vector nudged slightly, so it is nearest to the original but not identical."""
+    rng = np.random.default_rng(seed)
+    v = np.asarray(vector) + 0.05 * rng.standard_normal(len(vector)) / np.sqrt(len(vector))
+    return [float(x) for x in v / np.linalg.norm(v)]
+
+
+def _sparse(text: str, *, query: bool = False) -> SparseVector:
+    vec = BM25.embed_query(text) if query else BM25.embed_document(text)
+    return SparseVector(list(vec.indices), list(vec.values))
+
+
+def test_search_returns_nearest_with_payload_and_chunk_id(store: VectorStore) -> None:
+    points = _points()
+    store.upsert(points)
+    hits = store.search(_near(list(points[17].vector)), limit=5)
+    assert len(hits) == 5
+    assert hits[0].chunk_id == "chunk-17"
+    assert hits[0].payload["chunk_id"] == "chunk-17"
+    assert hits[0].payload["title"] == "Title 17"
+    assert hits[0].score > 0.9 > hits[1].score
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_upsert_is_idempotent_and_replaces_payload(store: VectorStore) -> None:
+    points = _points(10)
+    store.upsert(points)
+    store.upsert(points)
+    assert store.count() == 10
+    replaced = Point("chunk-3", points[3].vector, {"chapter": "ch-z", "title": "New"})
+    store.upsert([replaced])
+    assert store.count() == 10
+    payload = store.payloads(["chunk-3"])["chunk-3"]
+    assert payload == {"chapter": "ch-z", "title": "New", "chunk_id": "chunk-3"}
+
+
+def test_empty_writes_are_noops(store: VectorStore) -> None:
+    store.upsert([])
+    store.delete([])
+    assert store.count() == 0
+    assert store.search(unit_vectors(1)[0].tolist(), limit=3) == []
+
+
+def test_delete_by_chunk_id_ignores_unknown_ids(store: VectorStore) -> None:
+    points = _points(10)
+    store.upsert(points)
+    store.delete(["chunk-4", "no-such-chunk"])
+    assert store.count() == 9
+    assert "chunk-4" not in store.payloads(["chunk-4", "chunk-5"])
+    hits = store.search(list(points[4].vector), limit=10)
+    assert "chunk-4" not in {h.chunk_id for h in hits}
+
+
+def test_where_filters_search_hybrid_and_count(store: VectorStore) -> None:
+    points = [
+        Point(p.chunk_id, p.vector, p.payload, _sparse(f"robot arm joint {p.chunk_id}"))
+        for p in _points()
+    ]
+    store.upsert(points)
+    where = {"chapter": "ch-b"}
+    query = list(points[0].vector)  # chunk-0 is in ch-a, so the filter must exclude it
+    hits = store.search(query, limit=20, where=where)
+    assert len(hits) == 10
+    assert {h.payload["chapter"] for h in hits} == {"ch-b"}
+    hybrid = store.hybrid_search(query, _sparse("robot joint", query=True), limit=20, where=where)
+    assert hybrid
+    assert {h.payload["chapter"] for h in hybrid} == {"ch-b"}
+    assert store.count(where) == 10
+    assert store.count({"chapter": "ch-b", "doc_id": "doc-0"}) == 3
+    assert store.count({"chapter": "nowhere"}) == 0
+    assert store.count() == 30
+
+
+def test_hybrid_ranks_an_exact_keyword_match_dense_misses(store: VectorStore) -> None:
+    # Hand-made dense space: the query points at axis 0; "keyword" points elsewhere, so dense
+    # search ranks it last, while it is the only document with the rare query term.
+    dim = len(unit_vectors(1)[0])
+    texts = {
+        f"near-{i}": f"Robots move their arms with motors and gears, lesson {i}." for i in range(8)
+    }
+    texts["keyword"] = "The quaternion slerp interpolates orientations smoothly."
+    points = []
+    for i, (chunk_id, text) in enumerate(texts.items()):
+        v = np.zeros(dim)
+        if chunk_id == "keyword":
+            v[1] = 1.0
+        else:
+            v[0], v[2 + i] = 1.0, 0.1 * (i + 1)
+        v /= np.linalg.norm(v)
+        points.append(Point(chunk_id, v.tolist(), {"chapter": "ch-a"}, _sparse(text)))
+    store.upsert(points)
+    query = np.zeros(dim)
+    query[0] = 1.0
+    sparse = _sparse("how does slerp work", query=True)
+    dense_ids = [h.chunk_id for h in store.search(query.tolist(), limit=3)]
+    assert "keyword" not in dense_ids
+    hybrid_ids = [h.chunk_id for h in store.hybrid_search(query.tolist(), sparse, limit=3)]
+    assert hybrid_ids[0] == "keyword"
+    assert len(hybrid_ids) == 3
+
+
+def test_fingerprints_vectors_and_payloads_round_trip(store: VectorStore) -> None:
+    points = _points(12)
+    store.upsert(points)
+    fingerprints = store.fingerprints()
+    assert len(fingerprints) == 12
+    assert fingerprints["chunk-5"] == ("c5", "t5")
+    vectors = store.vectors(["chunk-5", "chunk-6", "missing"])
+    assert set(vectors) == {"chunk-5", "chunk-6"}
+    np.testing.assert_allclose(vectors["chunk-5"], points[5].vector, atol=1e-5)
+    payloads = store.payloads(["chunk-6", "missing"])
+    assert payloads == {"chunk-6": {**_payload(6), "chunk_id": "chunk-6"}}
+    assert store.vectors([]) == {}
+    assert store.payloads([]) == {}
+
+
+def test_catalog_starts_empty_then_is_replaced(store: VectorStore) -> None:
+    assert store.read_catalog() is None
+    first = {"version": "v1", "chapters": [{"id": "ch-a", "title": "Intro"}]}
+    store.write_catalog(first)
+    assert store.read_catalog() == first
+    second = {"version": "v2"}
+    store.write_catalog(second)
+    assert store.read_catalog() == second
+
+
+def test_close_releases_and_persistent_stores_reopen(kit: StoreKit) -> None:
+    store = kit.open()
+    store.upsert(_points(6))
+    store.write_catalog({"version": "v1"})
+    store.close()
+    if not kit.persistent:
+        pytest.skip(f"{kit.name} keeps nothing after close")
+    reopened = kit.open()
+    assert reopened.count() == 6
+    assert reopened.read_catalog() == {"version": "v1"}
+    assert reopened.search(list(_points(6)[2].vector), limit=1)[0].chunk_id == "chunk-2"
