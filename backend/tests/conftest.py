@@ -56,6 +56,8 @@ def settings_for(data_dir: Path, **overrides: Any) -> Settings:
         "BOOKCHAT_DATA_DIR": data_dir,
         "BOOKCHAT_DOCS_DIR": SAMPLE_BOOK,
         "BOOKCHAT_RATE_LIMIT": "off",
+        # Every app in the tests would otherwise embed the whole book in the background.
+        "BOOKCHAT_WARM_SENTENCE_CACHE": False,
         "REDIS_URL": None,
         "QDRANT_URL": None,
         "TRUSTED_PROXIES": [],

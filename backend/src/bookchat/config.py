@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     min_support: float = Field(default=0.45, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
+    # Embed every indexed sentence in the background at start-up and after each ingest, so the
+    # first questions do not pay for it (see decisions.md, "Retrieval and abstention thresholds").
+    warm_sentence_cache: bool = Field(default=True, alias="BOOKCHAT_WARM_SENTENCE_CACHE")
 
     # Generator.
     generator: Literal["extractive", "llm", "auto"] = Field(

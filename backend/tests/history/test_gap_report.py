@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -67,9 +68,9 @@ async def test_gaps_are_grouped_by_meaning_and_counted(make_settings, embedder: 
     assert markdown.index("sign commits with GPG") < markdown.index("Git LFS")
 
 
-async def test_the_command_prints_markdown_or_json(make_settings, tmp_path: Path) -> None:
+def test_the_command_prints_markdown_or_json(make_settings, tmp_path: Path) -> None:
     settings = make_settings()
-    await _seed(settings)
+    asyncio.run(_seed(settings))
     env = {
         "BOOKCHAT_DATA_DIR": str(settings.data_dir),
         "PATH": "/usr/bin:/bin",

@@ -72,7 +72,10 @@ def group_gaps(rows: Sequence[GapRow], vectors: NDArray[np.float32]) -> list[Gap
 def render_markdown(gaps: Sequence[Gap], since_days: float) -> str:
     """The report as Markdown for authors."""
     if not gaps:
-        return f"# Gaps in the book\n\nNo unanswered or down-rated questions in the last {since_days:g} days.\n"
+        return (
+            "# Gaps in the book\n\n"
+            f"No unanswered or down-rated questions in the last {since_days:g} days.\n"
+        )
     lines = [
         "# Gaps in the book",
         "",

@@ -1,0 +1,1 @@
+"""Extractive answers with citations, abstention and confidence."""

@@ -1,0 +1,116 @@
+"""Turn supported sentences into an answer with [n] markers and the citations they point to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bookchat.answer.schema import Citation
+from bookchat.answer.support import Scored
+
+# Sentences close to the best one also go in, so an answer spread over two sentences survives.
+SUPPORT_MARGIN = 0.08
+MAX_SENTENCES = 3
+EXCERPT_CHARS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A passage sentences were taken from: a stored chunk, or the reader's selection."""
+
+    chunk_id: str
+    path: str
+    doc_id: str
+    chapter: str
+    chapter_title: str
+    section: str
+    url: str
+    score: float
+
+    @classmethod
+    def from_payload(cls, chunk_id: str, score: float, payload: dict[str, Any]) -> Source:
+        """A source from a store hit's payload."""
+        return cls(
+            chunk_id=chunk_id,
+            path=str(payload.get("path", "")),
+            doc_id=str(payload.get("doc_id", "")),
+            chapter=str(payload.get("chapter", "")),
+            chapter_title=str(payload.get("chapter_title", "")),
+            section=str(payload.get("section", "")),
+            url=str(payload.get("url", "")),
+            score=round(float(score), 4),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Composition:
+    """An extractive answer and its evidence."""
+
+    answer: str
+    citations: list[Citation]
+    best_support: float
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _choose(scored: Sequence[Scored], min_support: float, max_words: int) -> list[Scored]:
+    # Ties break on reading order so the same question always gets the same answer.
+    ranked = sorted(scored, key=lambda s: (-s.support, s.candidate.source, s.candidate.position))
+    best = ranked[0]
+    chosen = [best]
+    budget = max_words - _words(best.candidate.text)
+    floor = max(min_support, best.support - SUPPORT_MARGIN)
+    for s in ranked[1:]:
+        if len(chosen) >= MAX_SENTENCES or s.support < floor:
+            break
+        if _words(s.candidate.text) <= budget:
+            chosen.append(s)
+            budget -= _words(s.candidate.text)
+    return sorted(chosen, key=lambda s: (s.candidate.source, s.candidate.position))
+
+
+def _clip(text: str, max_words: int) -> str:
+    words = text.split()
+    return text if len(words) <= max_words else " ".join(words[:max_words]) + " …"
+
+
+def compose(
+    scored: Sequence[Scored], sources: Sequence[Source], *, min_support: float, max_words: int
+) -> Composition | None:
+    """The answer built from the best-supported sentences, or None when none clears min_support."""
+    if not scored:
+        return None
+    best_support = max(s.support for s in scored)
+    if best_support < min_support:
+        return None
+    chosen = _choose(scored, min_support, max_words)
+    numbers: dict[int, int] = {}
+    quoted: dict[int, list[str]] = {}
+    parts: list[str] = []
+    for i, s in enumerate(chosen):
+        source = s.candidate.source
+        n = numbers.setdefault(source, len(numbers) + 1)
+        quoted.setdefault(source, []).append(s.candidate.text)
+        text = _clip(s.candidate.text, max_words)
+        # Consecutive sentences from one passage share a single marker, after the last of them.
+        last_of_run = i + 1 == len(chosen) or chosen[i + 1].candidate.source != source
+        parts.append(f"{text} [{n}]" if last_of_run else text)
+    citations = [
+        Citation(
+            index=n,
+            chunk_id=sources[source].chunk_id,
+            path=sources[source].path,
+            doc_id=sources[source].doc_id,
+            chapter=sources[source].chapter,
+            chapter_title=sources[source].chapter_title,
+            section=sources[source].section,
+            url=sources[source].url,
+            excerpt=_clip(" ".join(quoted[source]), EXCERPT_CHARS // 6)[:EXCERPT_CHARS],
+            score=sources[source].score,
+        )
+        for source, n in numbers.items()
+    ]
+    return Composition(answer=" ".join(parts), citations=citations, best_support=best_support)

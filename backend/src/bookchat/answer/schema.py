@@ -1,0 +1,72 @@
+"""The query request and response, exactly as specs/001-bookchat/api.md describes them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Mode = Literal["book", "chapter", "selection"]
+Status = Literal["grounded", "abstained"]
+
+Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Selection = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=10000)]
+
+
+class QueryRequest(BaseModel):
+    """A question about the book, a chapter, or a selected passage."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: Question
+    mode: Mode = "book"
+    chapter: Annotated[str, Field(max_length=200)] | None = None
+    selection: Selection | None = None
+    page: Annotated[str, Field(max_length=2000)] | None = None
+    conversation_id: Annotated[str, Field(max_length=200)] | None = None
+    top_k: Annotated[int, Field(ge=1, le=10)] = 5
+
+
+class Citation(BaseModel):
+    """One cited section (or the selection), numbered as the answer's [n] markers."""
+
+    index: int
+    chunk_id: str
+    path: str
+    doc_id: str
+    chapter: str
+    chapter_title: str
+    section: str
+    url: str
+    excerpt: str
+    score: float
+
+
+class SuggestedChapter(BaseModel):
+    """The chapter that covers a question asked of another chapter."""
+
+    key: str
+    title: str
+    url: str
+    section: str
+    section_url: str
+
+
+class QueryResponse(BaseModel):
+    """The answer with its citations and how far to trust it."""
+
+    answer: str
+    status: Status
+    mode: Mode
+    citations: list[Citation]
+    confidence: float
+    generator: Literal["extractive", "llm"] = "extractive"
+    model: str | None = None
+    hallucination_flag: bool = False
+    unsupported_sentences: list[str] = Field(default_factory=list)
+    suggested_chapter: SuggestedChapter | None = None
+    warnings: list[str] = Field(default_factory=list)
+    corpus_version: str | None
+    conversation_id: str
+    message_id: str
+    latency_ms: float

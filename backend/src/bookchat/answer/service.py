@@ -1,0 +1,185 @@
+"""The answer service: what POST /api/query and `bookchat eval` both call."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.answer import abstain
+from bookchat.answer.candidates import passage_candidates, selection_candidates
+from bookchat.answer.compose import Composition, Source, compose
+from bookchat.answer.confidence import confidence
+from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
+from bookchat.answer.placement import selection_source, suggest_chapter
+from bookchat.answer.schema import Citation, QueryRequest, QueryResponse, Status, SuggestedChapter
+from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.support import score_sentences
+from bookchat.answer.warmup import warm_sentences
+from bookchat.config import Settings
+from bookchat.retrieval.catalog import Catalog, CatalogCache
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.search import Retriever
+from bookchat.vectorstore import StoreUnavailable, VectorStore
+
+log = logging.getLogger(__name__)
+
+# Sentences are only drawn from the best few passages: embedding them is the main query cost.
+POOL_PASSAGES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a mode decided, before ids and timing are added."""
+
+    answer: str
+    status: Status
+    citations: list[Citation]
+    confidence: float
+    suggested_chapter: SuggestedChapter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    """Result of answering from passages: a composition (or None) and the best support seen."""
+
+    composition: Composition | None
+    best_support: float
+
+
+class AnswerService:
+    """Retrieves, picks supporting sentences, cites them, or abstains."""
+
+    def __init__(
+        self, settings: Settings, store: VectorStore, embedder: Embedder, catalog: CatalogCache
+    ) -> None:
+        self._settings = settings
+        self._embedder = embedder
+        self._catalog = catalog
+        self._store = store
+        self._retriever = Retriever(store, hybrid=settings.hybrid)
+        self._vectors = SentenceVectors(embedder)
+
+    async def answer(self, request: QueryRequest) -> QueryResponse:
+        """Answer one question in its mode; raises the errors in bookchat.answer.errors."""
+        started = time.perf_counter()
+        if request.mode == "selection":
+            outcome = await self._selection(request)
+        elif request.mode == "chapter":
+            outcome = await self._chapter(request, await self._ready_catalog())
+        else:
+            await self._ready_catalog()
+            outcome = await self._book(request)
+        return QueryResponse(
+            answer=outcome.answer,
+            status=outcome.status,
+            mode=request.mode,
+            citations=outcome.citations,
+            confidence=outcome.confidence,
+            suggested_chapter=outcome.suggested_chapter,
+            corpus_version=self._catalog.current.corpus_version,
+            # Conversations arrive in a later issue: until then every message gets fresh ids and
+            # a given conversation id is echoed back unchecked.
+            conversation_id=request.conversation_id or secrets.token_urlsafe(16),
+            message_id=secrets.token_urlsafe(16),
+            latency_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+
+    async def warm(self) -> int:
+        """Embed the index's sentences ahead of questions; store errors are logged, not raised."""
+        try:
+            return await warm_sentences(self._store, self._vectors)
+        except StoreUnavailable:
+            log.warning("could not warm the sentence cache: vector store unavailable")
+            return 0
+
+    async def _ready_catalog(self) -> Catalog:
+        catalog = self._catalog.current
+        if not catalog.ready:
+            # An ingest may have finished since the last periodic refresh.
+            catalog = await asyncio.to_thread(self._catalog.refresh)
+        if not catalog.ready:
+            raise IndexNotReady
+        return catalog
+
+    async def _ground(
+        self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
+    ) -> Grounding:
+        hits = await asyncio.to_thread(
+            self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
+        )
+        relevant = [h for h in hits if h.score >= self._settings.min_chunk_score][:POOL_PASSAGES]
+        if not relevant:
+            return Grounding(None, 0.0)
+        sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
+        candidates = passage_candidates([str(h.payload.get("text", "")) for h in relevant])
+        _, matrix = await self._vectors.embed([c.text for c in candidates])
+        scored = score_sentences(question, vector, candidates, matrix)
+        best = max((s.support for s in scored), default=0.0)
+        composition = compose(
+            scored,
+            sources,
+            min_support=self._settings.min_support,
+            max_words=self._settings.answer_max_words,
+        )
+        return Grounding(composition, best)
+
+    def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
+        comp = grounding.composition
+        if comp is None:
+            score = confidence(grounding.best_support, self._settings.min_support)
+            return Outcome(abstention, "abstained", [], score)
+        score = confidence(comp.best_support, self._settings.min_support)
+        return Outcome(comp.answer, "grounded", comp.citations, score)
+
+    async def _question_vector(self, question: str) -> NDArray[np.float32]:
+        rows = await self._embedder.embed_async([question])
+        vector: NDArray[np.float32] = rows[0]
+        return vector
+
+    async def _book(self, request: QueryRequest) -> Outcome:
+        vector = await self._question_vector(request.question)
+        grounding = await self._ground(request.question, vector, request.top_k)
+        return self._outcome(grounding, abstain.BOOK)
+
+    async def _chapter(self, request: QueryRequest, catalog: Catalog) -> Outcome:
+        if not request.chapter:
+            raise MissingInput("chapter", "chapter")
+        chapter = catalog.chapter(request.chapter)
+        if chapter is None:
+            raise UnknownChapter(request.chapter)
+        vector = await self._question_vector(request.question)
+        grounding = await self._ground(request.question, vector, request.top_k, request.chapter)
+        if grounding.composition is not None:
+            return self._outcome(grounding, "")
+        book = await self._ground(request.question, vector, request.top_k)
+        suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
+        outcome = self._outcome(
+            grounding, abstain.chapter_message(str(chapter["title"]), suggestion)
+        )
+        return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
+
+    async def _selection(self, request: QueryRequest) -> Outcome:
+        if not request.selection:
+            raise MissingInput("selection", "selection")
+        candidates = selection_candidates(request.question, request.selection)
+        vector, matrix = await self._vectors.embed(
+            [c.text for c in candidates], question=request.question
+        )
+        assert vector is not None  # a question was passed, so its row came back
+        scored = score_sentences(request.question, vector, candidates, matrix)
+        similarity = max((s.similarity for s in scored), default=0.0)
+        source = selection_source(request.page, self._catalog.current, similarity)
+        comp = compose(
+            scored,
+            [source],
+            min_support=self._settings.min_support,
+            max_words=self._settings.answer_max_words,
+        )
+        best = max((s.support for s in scored), default=0.0)
+        return self._outcome(Grounding(comp, best), abstain.SELECTION)

@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI): the only package that imports FastAPI or slowapi."""

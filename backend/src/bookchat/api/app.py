@@ -1,0 +1,121 @@
+"""The FastAPI app factory: routes, middleware, error table, and the lifespan owning resources."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from slowapi.errors import RateLimitExceeded
+from starlette.middleware.cors import CORSMiddleware
+
+from bookchat.answer.service import AnswerService
+from bookchat.api import routes_admin, routes_catalog
+from bookchat.api.errors import install_error_handlers
+from bookchat.api.rate_limit import build_limiter, rate_limit_exceeded
+from bookchat.api.routes_query import query_router
+from bookchat.api.services import Services
+from bookchat.config import Settings
+from bookchat.retrieval.catalog import CatalogCache
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.serial_store import SerialStore
+from bookchat.vectorstore import StoreLocked, StoreUnavailable, VectorStore, open_store
+
+log = logging.getLogger(__name__)
+
+# Another machine may ingest into a server-mode store; re-reading the catalog this often keeps
+# answers, chapters and corpus_version in step without a restart.
+CATALOG_REFRESH_SECONDS = 2.0
+
+
+async def _refresh_periodically(catalog: CatalogCache) -> None:
+    while True:
+        await asyncio.sleep(CATALOG_REFRESH_SECONDS)
+        try:
+            await asyncio.to_thread(catalog.refresh)
+        except StoreUnavailable:
+            log.warning("vector store unreachable; keeping the last catalog")
+
+
+async def _open(settings: Settings) -> VectorStore | None:
+    try:
+        return await asyncio.to_thread(open_store, settings)
+    except StoreLocked:
+        raise  # another process owns the index: refuse to start rather than serve nothing
+    except StoreUnavailable:
+        log.error("vector store unavailable at start-up; serving degraded")
+        return None
+
+
+def create_app(
+    settings: Settings,
+    *,
+    store: VectorStore | None = None,
+    embedder: Embedder | None = None,
+    admin_token: str | None = None,
+) -> FastAPI:
+    """The bookchat API; `store`/`embedder` given here are used (and not closed) by the app."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        """Open the store, load the model, share them; release what the app opened."""
+        opened = store if store is not None else await _open(settings)
+        model = embedder if embedder is not None else Embedder.from_settings(settings)
+        await asyncio.to_thread(model.load)
+        shared = SerialStore(opened) if opened is not None else None
+        catalog = CatalogCache(shared) if shared is not None else None
+        answers = None
+        refresher = None
+        if shared is not None and catalog is not None:
+            with contextlib.suppress(StoreUnavailable):
+                await asyncio.to_thread(catalog.refresh)
+            answers = AnswerService(settings, shared, model, catalog)
+            refresher = asyncio.create_task(_refresh_periodically(catalog))
+        found = Services(
+            settings=settings,
+            embedder=model,
+            store=shared,
+            catalog=catalog,
+            answers=answers,
+            admin_token=admin_token,
+        )
+        app.state.services = found
+        found.start_warming()
+        try:
+            yield
+        finally:
+            found.stop_warming()
+            if refresher is not None:
+                refresher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await refresher
+            if embedder is None:
+                model.close()
+            if store is None and shared is not None:
+                # Through the lock: a worker thread may still be mid-call after cancellation.
+                shared.close()
+
+    app = FastAPI(
+        title="bookchat",
+        summary="Question answering with citations for a Docusaurus textbook.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    limiter = build_limiter(settings)
+    app.state.limiter = limiter
+    app.add_exception_handler(RateLimitExceeded, rate_limit_exceeded)
+    install_error_handlers(app)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_origins,
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["Content-Type"],
+        allow_credentials=False,
+    )
+    app.include_router(query_router(limiter, settings))
+    app.include_router(routes_catalog.router)
+    app.include_router(routes_admin.router)
+    return app

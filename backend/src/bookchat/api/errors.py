@@ -1,0 +1,72 @@
+"""The one table from our exceptions to HTTP status and reader-safe detail.
+
+Details are written here, from the exceptions' typed attributes; `str(exc)` never reaches a
+client, because exception texts can carry paths, hosts or library internals.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
+from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
+from bookchat.vectorstore import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+NOT_INDEXED = "The book has not been indexed yet: run bookchat ingest"
+STORE_DOWN = "The search index is unavailable right now; try again shortly."
+INTERNAL = "Internal server error."
+
+Detail = Callable[[Exception], str]
+
+
+def _unknown_chapter(exc: Exception) -> str:
+    key = exc.key if isinstance(exc, UnknownChapter) else ""
+    return f"Unknown chapter {key[:200]!r}: GET /api/chapters lists the chapter keys."
+
+
+def _missing(exc: Exception) -> str:
+    if not isinstance(exc, MissingInput):
+        return "A required field is missing."
+    return f"`{exc.field}` is required when `mode` is `{exc.mode}`."
+
+
+ERRORS: dict[type[Exception], tuple[int, Detail]] = {
+    IndexNotReady: (503, lambda _exc: NOT_INDEXED),
+    StoreUnavailable: (503, lambda _exc: STORE_DOWN),
+    UnknownChapter: (404, _unknown_chapter),
+    MissingInput: (400, _missing),
+    BadDocsDir: (400, lambda _exc: "`docs_dir` is not a folder on the server."),
+    AdminUnauthorized: (401, lambda _exc: "Missing bearer token."),
+    AdminForbidden: (403, lambda _exc: "Invalid token."),
+    AdminDisabled: (403, lambda _exc: "The admin endpoint is disabled on this server."),
+}
+
+
+def error_response(exc: Exception) -> JSONResponse:
+    """The response for a known exception (most specific table entry wins)."""
+    for cls in type(exc).__mro__:
+        if cls in ERRORS:
+            status, detail = ERRORS[cls]
+            headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+            return JSONResponse({"detail": detail(exc)}, status_code=status, headers=headers)
+    log.error("unexpected error", exc_info=exc)
+    return JSONResponse({"detail": INTERNAL}, status_code=500)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the table's handlers and the generic last-resort 500."""
+
+    async def handle(_request: Request, exc: Exception) -> Response:
+        """Answer with the table's status and detail (or the generic 500)."""
+        return error_response(exc)
+
+    for cls in ERRORS:
+        app.add_exception_handler(cls, handle)
+    app.add_exception_handler(Exception, handle)

@@ -1,0 +1,57 @@
+"""GET /api/chapters, GET /health and GET /."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from starlette.responses import JSONResponse, RedirectResponse
+
+from bookchat.api.dependencies import catalog_cache, services
+from bookchat.api.models import Chapter, Health
+from bookchat.api.services import Services
+from bookchat.retrieval.catalog import CatalogCache
+from bookchat.vectorstore import StoreUnavailable
+
+router = APIRouter()
+
+
+@router.get("/api/chapters", response_model=list[Chapter], tags=["book"])
+async def chapters(catalog: Annotated[CatalogCache, Depends(catalog_cache)]) -> list[Chapter]:
+    """The book's chapters and their pages, in reading order (empty before ingestion)."""
+    return [Chapter.model_validate(ch) for ch in catalog.current.chapters]
+
+
+def _store_check(found: Services) -> str:
+    if found.store is None or found.catalog is None:
+        return "unavailable"
+    try:
+        found.catalog.refresh()
+    except StoreUnavailable:
+        return "unreachable"
+    return "ok"
+
+
+@router.get("/health", response_model=Health, responses={503: {"model": Health}}, tags=["ops"])
+async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
+    """ok when the store answers and the model is loaded; 503 degraded otherwise."""
+    store = await asyncio.to_thread(_store_check, found)
+    checks = {"vector_store": store, "embedder": "ok" if found.embedder.loaded else "not loaded"}
+    catalog = found.catalog.current if found.catalog else None
+    ok = all(value == "ok" for value in checks.values())
+    body = Health(
+        status="ok" if ok else "degraded",
+        checks=checks,
+        corpus_version=catalog.corpus_version if catalog else None,
+        chunks=catalog.chunks if catalog else 0,
+        indexed_at=catalog.indexed_at if catalog else None,
+        sentence_cache=found.cache_state,
+    )
+    return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
+
+
+@router.get("/", include_in_schema=False)
+async def root() -> RedirectResponse:
+    """Redirect to the interactive API documentation."""
+    return RedirectResponse("/docs", status_code=307)

@@ -1,0 +1,48 @@
+"""The long-lived objects the lifespan creates and the handlers share."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bookchat.answer.service import AnswerService
+from bookchat.config import Settings
+from bookchat.retrieval.catalog import CatalogCache
+from bookchat.retrieval.embedder import Embedder
+from bookchat.vectorstore import VectorStore
+
+CacheState = Literal["off", "warming", "warm"]
+
+
+@dataclass(slots=True)
+class Services:
+    """Everything a request may need; `store` is None when it could not be opened."""
+
+    settings: Settings
+    embedder: Embedder
+    store: VectorStore | None
+    catalog: CatalogCache | None
+    answers: AnswerService | None
+    admin_token: str | None = None
+    ingest_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    warmer: asyncio.Task[int] | None = None
+
+    def start_warming(self) -> None:
+        """(Re)start filling the sentence cache in the background, when the settings ask for it."""
+        if not self.settings.warm_sentence_cache or self.answers is None:
+            return
+        self.stop_warming()
+        self.warmer = asyncio.create_task(self.answers.warm())
+
+    @property
+    def cache_state(self) -> CacheState:
+        """Whether first questions still pay for sentence embeddings: off, warming or warm."""
+        if not self.settings.warm_sentence_cache or self.answers is None:
+            return "off"
+        return "warm" if self.warmer is None or self.warmer.done() else "warming"
+
+    def stop_warming(self) -> None:
+        """Cancel a warm-up in progress."""
+        if self.warmer is not None and not self.warmer.done():
+            self.warmer.cancel()

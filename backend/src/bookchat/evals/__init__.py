@@ -1,0 +1,1 @@
+"""Evaluation: run fixture questions through the answer service and score the results."""

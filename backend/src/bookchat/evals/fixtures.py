@@ -1,0 +1,78 @@
+"""Fixture rows (the JSONL format in shared/README.md) and the requests they turn into."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bookchat.answer.schema import QueryRequest
+from bookchat.retrieval.catalog import Catalog
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """One evaluation question and what a correct answer looks like."""
+
+    id: str
+    slice: str
+    question: str
+    mode: str
+    expected_status: str
+    chapter_path: str | None = None
+    selection: str | None = None
+    expected_sources: list[tuple[str, str]] = field(default_factory=list)
+    expected_answer_contains: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> Fixture:
+        """A fixture from one parsed JSONL row."""
+        return cls(
+            id=str(row["id"]),
+            slice=str(row.get("slice") or row.get("mode") or "all"),
+            question=str(row["question"]),
+            mode=str(row.get("mode") or "book"),
+            expected_status=str(row.get("expected_status") or "grounded"),
+            chapter_path=row.get("chapter_path"),
+            selection=row.get("selection"),
+            expected_sources=[
+                (str(s.get("path", "")), str(s.get("section", "")))
+                for s in row.get("expected_sources") or []
+            ],
+            expected_answer_contains=[str(s) for s in row.get("expected_answer_contains") or []],
+        )
+
+    def request(self, catalog: Catalog) -> QueryRequest:
+        """The API request this row asks; raises pydantic.ValidationError for invalid rows."""
+        chapter = None
+        if self.mode == "chapter" and self.chapter_path:
+            found = catalog.chapter_of_path(self.chapter_path)
+            # An unresolvable path stays visible: the service answers it with UnknownChapter.
+            chapter = str(found["key"]) if found else self.chapter_path
+        return QueryRequest.model_validate(
+            {
+                "question": self.question,
+                "mode": self.mode,
+                "chapter": chapter,
+                "selection": self.selection if self.mode == "selection" else None,
+            }
+        )
+
+
+def load_fixtures(
+    path: Path, *, slices: list[str] | None = None, limit: int | None = None
+) -> list[Fixture]:
+    """Rows of a fixture file, optionally only some slices and at most `limit` rows."""
+    rows: list[Fixture] = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            fixture = Fixture.from_json(json.loads(line))
+            if slices and fixture.slice not in slices:
+                continue
+            rows.append(fixture)
+            if limit is not None and len(rows) >= limit:
+                break
+    return rows

@@ -1,0 +1,46 @@
+"""Retrieval over the store: the whole book or one chapter, dense or hybrid (dense + BM25)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from bookchat.retrieval.sparse import sparse_query
+from bookchat.vectorstore import Hit, VectorStore
+from bookchat.vectorstore.base import Where
+
+
+class Retriever:
+    """Finds the passages closest to a question; every hit's score is its dense cosine."""
+
+    def __init__(self, store: VectorStore, *, hybrid: bool) -> None:
+        self._store = store
+        self._hybrid = hybrid
+
+    def search(
+        self,
+        question: str,
+        vector: Sequence[float],
+        *,
+        limit: int,
+        chapter: str | None = None,
+    ) -> list[Hit]:
+        """Best passages first (blocking); `chapter` filters in the store, not afterwards."""
+        where: Where | None = {"chapter": chapter} if chapter else None
+        if not self._hybrid:
+            return self._store.search(vector, limit=limit, where=where)
+        fused = self._store.hybrid_search(vector, sparse_query(question), limit=limit, where=where)
+        return self._with_cosine(fused, vector)
+
+    def _with_cosine(self, hits: list[Hit], vector: Sequence[float]) -> list[Hit]:
+        # Fusion scores are rank-based and mean nothing against min_chunk_score; keep the fused
+        # order but report each passage's cosine so thresholds work the same in both modes.
+        stored = self._store.vectors([h.chunk_id for h in hits])
+        query = np.asarray(vector, dtype=np.float32)
+        out = []
+        for hit in hits:
+            row = stored.get(hit.chunk_id)
+            score = float(np.asarray(row, dtype=np.float32) @ query) if row is not None else 0.0
+            out.append(Hit(chunk_id=hit.chunk_id, score=score, payload=hit.payload))
+        return out

@@ -1,0 +1,23 @@
+"""Lexical evidence: stop words ignored, inflections matched, rare words weigh more."""
+
+from __future__ import annotations
+
+from bookchat.answer.lexical import content_terms, idf_weights, overlap
+
+
+def test_content_terms_drop_stop_words_and_strip_inflections() -> None:
+    assert content_terms("What does merging branches do?") == {"merg", "branch"}
+
+
+def test_overlap_is_the_weighted_share_of_question_terms_found() -> None:
+    pool = [content_terms("git merge joins branches"), content_terms("git rebase moves commits")]
+    idf = idf_weights(pool)
+    question = content_terms("Does git rebase move commits?")
+    assert overlap(question, pool[1], idf, unseen=1.0) == 1.0
+    assert 0 < overlap(question, pool[0], idf, unseen=1.0) < 0.5
+
+
+def test_question_words_absent_from_every_sentence_lower_the_overlap() -> None:
+    pool = [content_terms("git merge joins branches")]
+    idf = idf_weights(pool)
+    assert overlap(content_terms("merge zebras"), pool[0], idf, unseen=2.0) < 0.5

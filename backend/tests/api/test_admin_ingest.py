@@ -1,0 +1,127 @@
+"""The ingest hand-off: `bookchat ingest` asks the running server, and answers change at once."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from bookchat.api.server import build_server, local_url
+from bookchat.ingest.handoff import ingest_via_server, remove_record
+from bookchat.ingest.run import run_ingest
+from bookchat.retrieval.embedder import Embedder
+from bookchat.vectorstore import open_store
+
+QUOKKAS = """---
+title: Quokkas
+---
+
+# Quokkas
+
+Quokkas are small marsupials that live on Rottnest Island. They eat leaves, grasses and stems,
+and they can go a long time without drinking water.
+"""
+WOMBATS = """---
+title: Wombats
+---
+
+# Wombats
+
+Wombats produce cube-shaped droppings, which they leave on rocks to mark their territory.
+They dig long burrows with their strong front claws.
+"""
+QUESTION = {"question": "What shape are wombat droppings?"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def running(tmp_path: Path, make_settings: Any, embedder: Embedder) -> Iterator[dict[str, Any]]:
+    """A real uvicorn server on 127.0.0.1 holding an open store of a one-page book."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "01-quokkas.md").write_text(QUOKKAS, encoding="utf-8")
+    settings = make_settings()
+    store = open_store(settings)
+    run_ingest(settings, store, lambda: embedder, docs)
+    server, record = build_server(
+        settings, host="127.0.0.1", port=_free_port(), store=store, embedder=embedder
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.02)
+    try:
+        yield {"settings": settings, "docs": docs, "url": record.url, "token": record.token}
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        remove_record(settings.data_dir, record)
+        store.close()
+
+
+def test_cli_handoff_ingests_in_the_server_and_queries_see_it_without_restart(
+    running: dict[str, Any],
+) -> None:
+    before = httpx.post(f"{running['url']}/api/query", json=QUESTION, timeout=30).json()
+    assert before["status"] == "abstained"
+    (running["docs"] / "02-wombats.md").write_text(WOMBATS, encoding="utf-8")
+
+    report = ingest_via_server(
+        running["settings"].data_dir, running["docs"], dry_run=False, full=False
+    )
+
+    assert report["added"] > 0
+    after = httpx.post(f"{running['url']}/api/query", json=QUESTION, timeout=30).json()
+    assert after["status"] == "grounded"
+    assert "cube-shaped" in after["answer"]
+    assert after["citations"][0]["path"] == "02-wombats.md"
+    assert after["corpus_version"] == report["corpus_version"] != before["corpus_version"]
+    chapters = httpx.get(f"{running['url']}/api/chapters", timeout=30).json()
+    assert [c["key"] for c in chapters] == ["quokkas", "wombats"]
+
+
+def test_dry_run_handoff_changes_nothing(running: dict[str, Any]) -> None:
+    (running["docs"] / "02-wombats.md").write_text(WOMBATS, encoding="utf-8")
+    report = ingest_via_server(
+        running["settings"].data_dir, running["docs"], dry_run=True, full=False
+    )
+    assert report["dry_run"] is True
+    assert report["added"] > 0
+    after = httpx.post(f"{running['url']}/api/query", json=QUESTION, timeout=30).json()
+    assert after["status"] == "abstained"
+
+
+def test_admin_endpoint_needs_the_recorded_bearer_token(running: dict[str, Any]) -> None:
+    url = f"{running['url']}/api/admin/ingest"
+    body = {"docs_dir": str(running["docs"])}
+    missing = httpx.post(url, json=body, timeout=30)
+    wrong = httpx.post(url, json=body, headers={"Authorization": "Bearer nope"}, timeout=30)
+    assert missing.status_code == 401
+    assert wrong.status_code == 403
+    assert running["token"] not in missing.text + wrong.text
+
+
+def test_admin_endpoint_rejects_a_missing_docs_folder(running: dict[str, Any]) -> None:
+    response = httpx.post(
+        f"{running['url']}/api/admin/ingest",
+        json={"docs_dir": str(running["docs"] / "nope")},
+        headers={"Authorization": f"Bearer {running['token']}"},
+        timeout=30,
+    )
+    assert response.status_code == 400
+
+
+def test_wildcard_binds_are_recorded_as_loopback_urls() -> None:
+    assert local_url("0.0.0.0", 8000) == "http://127.0.0.1:8000"
+    assert local_url("::1", 8001) == "http://[::1]:8001"

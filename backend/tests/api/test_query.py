@@ -1,0 +1,190 @@
+"""POST /api/query through the real app: book, chapter and selection modes, errors."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+RESPONSE_FIELDS = {
+    "answer",
+    "status",
+    "mode",
+    "citations",
+    "confidence",
+    "generator",
+    "model",
+    "hallucination_flag",
+    "unsupported_sentences",
+    "suggested_chapter",
+    "warnings",
+    "corpus_version",
+    "conversation_id",
+    "message_id",
+    "latency_ms",
+}
+CITATION_FIELDS = {
+    "index",
+    "chunk_id",
+    "path",
+    "doc_id",
+    "chapter",
+    "chapter_title",
+    "section",
+    "url",
+    "excerpt",
+    "score",
+}
+
+
+def _ask(client: Any, **body: Any) -> Any:
+    return client.post("/api/query", json=body)
+
+
+def test_book_question_is_answered_from_the_section_that_covers_it(client: Any) -> None:
+    response = _ask(client, question="When did Linus Torvalds write Git?")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == RESPONSE_FIELDS
+    assert body["status"] == "grounded"
+    assert "2005" in body["answer"]
+    assert body["citations"][0]["path"] == "intro.md"
+    assert set(body["citations"][0]) == CITATION_FIELDS
+    assert body["generator"] == "extractive"
+    assert body["model"] is None
+    assert body["warnings"] == []
+    assert body["hallucination_flag"] is False
+    assert 0.5 <= body["confidence"] <= 1
+    assert body["corpus_version"]
+
+
+def test_every_marker_refers_to_a_citation_numbered_from_one(client: Any) -> None:
+    body = _ask(client, question="How do I undo a commit that others have already pulled?").json()
+    markers = {int(n) for n in re.findall(r"\[(\d+)\]", body["answer"])}
+    indexes = [c["index"] for c in body["citations"]]
+    assert indexes == list(range(1, len(indexes) + 1))
+    assert markers == set(indexes)
+
+
+def test_answer_is_deterministic(client: Any) -> None:
+    question = "What does git revert do?"
+    first, second = _ask(client, question=question).json(), _ask(client, question=question).json()
+    assert first["status"] == "grounded"
+    assert first["answer"] == second["answer"]
+    assert first["citations"] == second["citations"]
+
+
+def test_question_the_book_does_not_cover_abstains_without_citations(client: Any) -> None:
+    body = _ask(
+        client, question="How long should sourdough bread dough proof in the fridge?"
+    ).json()
+    assert body["status"] == "abstained"
+    assert body["citations"] == []
+    assert "book does not cover" in body["answer"]
+    assert body["confidence"] < 0.5
+
+
+def test_chapter_mode_searches_only_that_chapter_in_the_store(
+    client: Any, recording_store: Any
+) -> None:
+    body = _ask(
+        client, question="What is a fast-forward merge?", mode="chapter", chapter="branching"
+    ).json()
+    assert body["status"] == "grounded"
+    assert {c["chapter"] for c in body["citations"]} == {"branching"}
+    searches = [
+        kw for name, kw in recording_store.vector_queries() if name in {"search", "hybrid_search"}
+    ]
+    assert searches
+    assert all(kw["where"] == {"chapter": "branching"} for kw in searches)
+
+
+def test_chapter_that_does_not_cover_it_points_to_the_chapter_that_does(client: Any) -> None:
+    body = _ask(
+        client, question="What is a fast-forward merge?", mode="chapter", chapter="getting-started"
+    ).json()
+    assert body["status"] == "abstained"
+    assert body["citations"] == []
+    suggestion = body["suggested_chapter"]
+    assert suggestion["key"] == "branching"
+    assert suggestion["section_url"].startswith("/docs/branching/")
+    assert f"]({suggestion['url']})" in body["answer"]
+    assert "chapter" in body["answer"]
+    assert "does not cover" in body["answer"]
+
+
+def test_unknown_chapter_is_404_naming_the_chapters_endpoint(client: Any) -> None:
+    response = _ask(client, question="What is a branch?", mode="chapter", chapter="no-such")
+    assert response.status_code == 404
+    assert "GET /api/chapters" in response.json()["detail"]
+
+
+def test_chapter_mode_without_a_chapter_is_400(client: Any) -> None:
+    response = _ask(client, question="What is a branch?", mode="chapter")
+    assert response.status_code == 400
+    assert "chapter" in response.json()["detail"]
+
+
+SELECTION = (
+    "Git is a distributed version control system. Linus Torvalds wrote Git in April 2005 for "
+    "the Linux kernel. Junio C Hamano has maintained Git since July 2005."
+)
+
+
+def test_selection_mode_answers_from_the_selection_without_any_vector_query(
+    client: Any, recording_store: Any
+) -> None:
+    recording_store.calls.clear()
+    body = _ask(
+        client,
+        question="Who has maintained Git since 2005?",
+        mode="selection",
+        selection=SELECTION,
+        page="/docs/#welcome-to-practical-git",
+    ).json()
+    assert recording_store.vector_queries() == []
+    assert body["status"] == "grounded"
+    assert "Junio C Hamano" in body["answer"]
+    [citation] = body["citations"]
+    assert citation["chunk_id"] == "selection"
+    assert citation["path"] == "intro.md"
+    assert citation["chapter"] == "intro"
+    assert citation["url"] == "/docs/#welcome-to-practical-git"
+    assert citation["excerpt"] in SELECTION
+
+
+def test_selection_from_an_unknown_page_cites_it_with_empty_place(client: Any) -> None:
+    body = _ask(client, question="Who maintains Git?", mode="selection", selection=SELECTION).json()
+    [citation] = body["citations"]
+    assert (citation["path"], citation["doc_id"], citation["chapter"], citation["url"]) == (
+        "",
+        "",
+        "",
+        "",
+    )
+
+
+def test_selection_that_does_not_answer_abstains_with_its_own_wording(client: Any) -> None:
+    body = _ask(
+        client, question="How do I bake sourdough bread?", mode="selection", selection=SELECTION
+    ).json()
+    assert body["status"] == "abstained"
+    assert body["citations"] == []
+    assert "selected text does not answer" in body["answer"]
+
+
+def test_selection_mode_without_selection_is_400(client: Any) -> None:
+    response = _ask(client, question="Who maintains Git?", mode="selection")
+    assert response.status_code == 400
+
+
+def test_given_conversation_id_is_echoed_and_message_ids_are_fresh(client: Any) -> None:
+    first = _ask(client, question="What is a branch?", conversation_id="abc").json()
+    second = _ask(client, question="What is a branch?").json()
+    assert first["conversation_id"] == "abc"
+    assert len(second["conversation_id"]) >= 22  # 128 random bits, base64url
+    assert first["message_id"] != second["message_id"]
+
+
+def test_top_k_bounds_how_many_sections_are_cited(client: Any) -> None:
+    body = _ask(client, question="How do I undo changes in Git?", top_k=1).json()
+    assert len(body["citations"]) <= 1

@@ -1,0 +1,60 @@
+"""POST /api/query/stream: SSE events in order, errors as plain JSON before the first byte."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def _events(text: str) -> list[tuple[str, dict[str, Any]]]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_stream_sends_meta_deltas_then_done_with_no_buffering_headers(client: Any) -> None:
+    response = client.post("/api/query/stream", json={"question": "What does git revert do?"})
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    assert response.headers["cache-control"] == "no-cache"
+    assert response.headers["x-accel-buffering"] == "no"
+    events = _events(response.text)
+    names = [name for name, _ in events]
+    assert names[0] == "meta"
+    assert names[-1] == "done"
+    assert set(names[1:-1]) == {"delta"}
+    meta, done = events[0][1], events[-1][1]
+    assert set(meta) == {
+        "mode",
+        "status",
+        "citations",
+        "conversation_id",
+        "message_id",
+        "corpus_version",
+        "generator",
+    }
+    assert meta["message_id"] == done["message_id"]
+    assert "".join(data["text"] for name, data in events if name == "delta") == done["answer"]
+    assert done["status"] == "grounded"
+    assert done["citations"] == meta["citations"]
+
+
+def test_stream_abstention_still_ends_with_done(client: Any) -> None:
+    response = client.post(
+        "/api/query/stream", json={"question": "Who won the 2018 FIFA World Cup?"}
+    )
+    events = _events(response.text)
+    assert events[-1][0] == "done"
+    assert events[-1][1]["status"] == "abstained"
+
+
+def test_stream_errors_are_ordinary_json_responses(client: Any) -> None:
+    unknown = client.post(
+        "/api/query/stream", json={"question": "What?", "mode": "chapter", "chapter": "nope"}
+    )
+    assert unknown.status_code == 404
+    assert unknown.headers["content-type"] == "application/json"
+    invalid = client.post("/api/query/stream", json={"question": ""})
+    assert invalid.status_code == 422

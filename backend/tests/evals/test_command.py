@@ -1,0 +1,145 @@
+"""`bookchat eval`: fixtures through the answer service, metrics per slice as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bookchat.cli import build_parser
+from bookchat.evals.command import run_eval_command
+
+WOMBATS = """---
+title: Wombats
+---
+
+# Wombats
+
+## Droppings
+
+Wombats produce cube-shaped droppings, which they leave on rocks to mark their territory.
+
+## Burrows
+
+Wombats dig long burrows with their strong front claws and sleep in them during the day.
+"""
+QUOKKAS = """---
+title: Quokkas
+---
+
+# Quokkas
+
+Quokkas are small marsupials that live on Rottnest Island, off the coast of Western Australia.
+"""
+
+
+def _row(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "mode": "book",
+        "chapter_path": None,
+        "selection": None,
+        "expected_status": "grounded",
+        "expected_sources": [],
+        "expected_answer_contains": [],
+    }
+    return {**base, **fields}
+
+
+ROWS = [
+    _row(
+        id="1",
+        slice="book/answerable",
+        question="What shape are wombat droppings?",
+        expected_sources=[{"path": "01-wombats.md", "section": "Droppings"}],
+        expected_answer_contains=["cube-shaped"],
+    ),
+    _row(
+        id="2",
+        slice="book/off-topic",
+        question="Who won the 1998 football World Cup final?",
+        expected_status="abstained",
+    ),
+    _row(
+        id="3",
+        slice="chapter/answerable",
+        question="Where do quokkas live?",
+        mode="chapter",
+        chapter_path="02-quokkas.md",
+        expected_sources=[{"path": "02-quokkas.md", "section": "Quokkas"}],
+        expected_answer_contains=["Rottnest"],
+    ),
+    _row(
+        id="4",
+        slice="selection/answerable",
+        question="What do wombats dig burrows with?",
+        mode="selection",
+        selection="Wombats dig long burrows with their strong front claws.",
+        expected_answer_contains=["claws"],
+    ),
+]
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> tuple[Path, Path]:
+    """A two-page docs folder and a fixture file about it."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "01-wombats.md").write_text(WOMBATS, encoding="utf-8")
+    (docs / "02-quokkas.md").write_text(QUOKKAS, encoding="utf-8")
+    fixtures = tmp_path / "fixtures.jsonl"
+    fixtures.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
+    return docs, fixtures
+
+
+def test_eval_ingests_the_docs_and_prints_metrics_per_slice(
+    book: tuple[Path, Path], make_settings: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs, fixtures = book
+    args = build_parser().parse_args(["eval", "--fixtures", str(fixtures), "--docs", str(docs)])
+    assert run_eval_command(make_settings(), args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    slices = summary["slices"]
+    assert list(slices) == [
+        "book/answerable",
+        "book/off-topic",
+        "chapter/answerable",
+        "selection/answerable",
+    ]
+    assert summary["all"]["rows"] == 4
+    assert summary["all"]["errors"] == 0
+    assert slices["book/answerable"]["recall_at_1"] == 1.0
+    assert slices["book/answerable"]["answer_contains"] == 1.0
+    assert slices["book/off-topic"]["status_accuracy"] == 1.0
+    assert slices["chapter/answerable"]["mrr"] == 1.0
+    assert slices["selection/answerable"]["answer_contains"] == 1.0
+    assert {"latency_ms_p50", "latency_ms_p95"} <= set(summary["all"])
+
+
+def test_slice_and_limit_select_rows(
+    book: tuple[Path, Path], make_settings: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs, fixtures = book
+    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--slice", "book/off-topic"]
+    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert list(summary["slices"]) == ["book/off-topic"]
+
+
+@pytest.mark.parametrize(
+    "flag", [["--out", "rows.jsonl"], ["--gate", "g.toml"], ["--compare", "a", "b"]]
+)
+def test_later_options_say_not_implemented_and_exit_2(
+    flag: list[str], make_settings: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = build_parser().parse_args(["eval", "--fixtures", "f.jsonl", *flag])
+    assert run_eval_command(make_settings(), args) == 2
+    assert "not implemented yet" in capsys.readouterr().err
+
+
+def test_missing_fixture_file_is_a_usage_error(
+    tmp_path: Path, make_settings: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = build_parser().parse_args(["eval", "--fixtures", str(tmp_path / "none.jsonl")])
+    assert run_eval_command(make_settings(), args) == 2

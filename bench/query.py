@@ -1,0 +1,245 @@
+"""Query latency benchmark over HTTP: prints one JSON object.
+
+For the sample book and for squad-dev10 (../shared), each in a temporary data folder: ingest with
+`bookchat ingest`, start `bookchat serve` on a free 127.0.0.1 port (rate limit off), then ask
+questions in book, chapter and selection mode with 1 client and with 8 concurrent clients.
+Server-side latency is the response's `latency_ms`; the floor is the bare time to embed the same
+questions with the same Embedder in this process.
+
+    backend/.venv/bin/python bench/query.py [--questions 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "website" / "docs"
+SQUAD = REPO.parent / "shared" / "corpora" / "squad-dev10"
+BOOKCHAT = REPO / "backend" / ".venv" / "bin" / "bookchat"
+TARGETS = {
+    "book_p50_ms_1_client": 20.0,
+    "book_p95_ms_1_client": 40.0,
+    "p50_over_bare_embedding": 3.0,
+    "req_per_s_8_clients": 60.0,
+}
+SAMPLE_QUESTIONS = [
+    ("What does git revert do?", "everyday-git"),
+    ("How do I undo a commit that was already pushed?", "everyday-git"),
+    ("What is a fast-forward merge?", "branching"),
+    ("What are conflict markers?", "branching"),
+    ("What does git rebase do?", "branching"),
+    ("How do I create a new branch?", "branching"),
+    ("When did Linus Torvalds write Git?", "intro"),
+    ("How do I set my user name in Git?", "getting-started"),
+    ("What does git stash do?", "everyday-git"),
+    ("What is a pre-commit hook?", "hooks-and-automation"),
+    ("How do I push a tag to a remote?", "collaboration"),
+    ("What is a pull request?", "collaboration"),
+    ("How are objects stored in Git?", "internals"),
+    ("What is a remote-tracking branch?", "collaboration"),
+    ("How do I see the history of a file?", "everyday-git"),
+    ("How do I stage part of a file?", "everyday-git"),
+    ("What is trunk-based development?", "workflows"),
+    ("How do I install Git on macOS?", "getting-started"),
+    ("What is the merge base?", "branching"),
+    ("How do I delete a branch?", "branching"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _env(data_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        BOOKCHAT_DATA_DIR=str(data_dir), BOOKCHAT_RATE_LIMIT="off", BOOKCHAT_LOG_LEVEL="WARNING"
+    )
+    env.pop("REDIS_URL", None)
+    return env
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    pick = lambda q: ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]  # noqa: E731
+    return {"p50": round(pick(0.5), 2), "p95": round(pick(0.95), 2), "n": len(ordered)}
+
+
+def _squad_questions(limit: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(question, chapter path) for book/chapter modes and (question, selection) pairs."""
+    rows = [json.loads(line) for line in (SQUAD / "fixtures.jsonl").open(encoding="utf-8")]
+    chapter_rows = [r for r in rows if r["slice"] == "chapter/answerable"][:limit]
+    selection_rows = [r for r in rows if r["slice"] == "selection/answerable"][:limit]
+    return (
+        [(r["question"], r["chapter_path"]) for r in chapter_rows],
+        [(r["question"], r["selection"]) for r in selection_rows],
+    )
+
+
+def _sample_selections() -> list[tuple[str, str]]:
+    text = (SAMPLE / "intro.md").read_text(encoding="utf-8").split("---", 2)[2][:3000]
+    return [(q, text) for q, _ in SAMPLE_QUESTIONS]
+
+
+def _run(
+    client_count: int, bodies: list[dict[str, Any]], url: str
+) -> tuple[list[float], list[float], float]:
+    """(server latencies, round trips, wall seconds) for all bodies spread over N clients."""
+    clients = [httpx.Client(timeout=60) for _ in range(client_count)]
+
+    def ask(i: int) -> tuple[float, float]:
+        started = time.perf_counter()
+        response = clients[i % client_count].post(f"{url}/api/query", json=bodies[i])
+        response.raise_for_status()
+        return float(response.json()["latency_ms"]), (time.perf_counter() - started) * 1000
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(client_count) as pool:
+        results = list(pool.map(ask, range(len(bodies))))
+    wall = time.perf_counter() - started
+    for c in clients:
+        c.close()
+    return [r[0] for r in results], [r[1] for r in results], wall
+
+
+def _serve(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(BOOKCHAT), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=_env(data_dir),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("bookchat serve did not become healthy")
+
+
+def _bench_corpus(
+    docs: Path,
+    book_questions: list[tuple[str, str]],
+    selections: list[tuple[str, str]],
+    chapter_key: Callable[[dict[str, Any], str], str],
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
+        data = Path(tmp)
+        subprocess.run(
+            [str(BOOKCHAT), "ingest", "--docs", str(docs), "--json"],
+            env=_env(data),
+            check=True,
+            capture_output=True,
+        )
+        proc, url = _serve(data)
+        try:
+            chapters = {"chapters": httpx.get(f"{url}/api/chapters", timeout=10).json()}
+            modes = {
+                "book": [{"question": q} for q, _ in book_questions],
+                "chapter": [
+                    {"question": q, "mode": "chapter", "chapter": chapter_key(chapters, c)}
+                    for q, c in book_questions
+                ],
+                "selection": [
+                    {"question": q, "mode": "selection", "selection": s} for q, s in selections
+                ],
+            }
+            # The server embeds the book's sentences in the background after start-up; measure
+            # steady state, and report how long that took.
+            started = time.perf_counter()
+            while httpx.get(f"{url}/health", timeout=10).json()["sentence_cache"] == "warming":
+                time.sleep(0.2)
+            out: dict[str, Any] = {"sentence_cache_warm_s": round(time.perf_counter() - started, 1)}
+            _run(1, [{"question": "warm up the server please"}] * 3, url)
+            for mode, bodies in modes.items():
+                server_1, trip_1, _ = _run(1, bodies, url)
+                server_8, trip_8, wall_8 = _run(8, bodies * 2, url)
+                out[mode] = {
+                    "server_ms_1_client": _percentiles(server_1),
+                    "round_trip_ms_1_client": _percentiles(trip_1),
+                    "server_ms_8_clients": _percentiles(server_8),
+                    "round_trip_ms_8_clients": _percentiles(trip_8),
+                    "req_per_s_8_clients": round(len(bodies) * 2 / wall_8, 1),
+                }
+            return out
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def _bare_embedding(questions: list[str]) -> dict[str, float]:
+    sys.path.insert(0, str(REPO / "backend" / "src"))
+    from bookchat.config import Settings
+    from bookchat.retrieval.embedder import Embedder
+
+    embedder = Embedder.from_settings(Settings(_env_file=None))  # type: ignore[call-arg]
+    embedder.load()
+    for q in questions[:5]:
+        embedder.embed([q])
+    times = []
+    for q in questions:
+        started = time.perf_counter()
+        embedder.embed([q])
+        times.append((time.perf_counter() - started) * 1000)
+    return _percentiles(times)
+
+
+def _by_path(chapters: dict[str, Any], path: str) -> str:
+    for chapter in chapters["chapters"]:
+        if any(page["path"] == path for page in chapter["pages"]):
+            return str(chapter["key"])
+    return path
+
+
+def main() -> int:
+    """Run the benchmark and print its JSON."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--questions", type=int, default=60, help="squad questions per mode")
+    args = parser.parse_args()
+    squad_book, squad_selections = _squad_questions(args.questions)
+    results: dict[str, Any] = {
+        "sample_book": _bench_corpus(
+            SAMPLE, SAMPLE_QUESTIONS, _sample_selections(), lambda _c, key: key
+        ),
+        "squad_dev10": _bench_corpus(SQUAD / "docs", squad_book, squad_selections, _by_path),
+    }
+    questions = [q for q, _ in SAMPLE_QUESTIONS] + [q for q, _ in squad_book]
+    floor = _bare_embedding(questions)
+    book = results["sample_book"]["book"]
+    results["bare_embedding_ms"] = floor
+    results["targets"] = TARGETS
+    results["checks"] = {
+        "book_p50_ms_1_client": book["server_ms_1_client"]["p50"],
+        "book_p95_ms_1_client": book["server_ms_1_client"]["p95"],
+        "p50_over_bare_embedding": round(book["server_ms_1_client"]["p50"] / floor["p50"], 2),
+        "req_per_s_8_clients": book["req_per_s_8_clients"],
+    }
+    results["cpu_count"] = os.cpu_count()
+    print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
