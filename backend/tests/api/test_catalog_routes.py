@@ -28,7 +28,7 @@ def test_health_is_ok_with_the_corpus_it_serves(client: Any) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
-    assert body["checks"] == {"vector_store": "ok", "embedder": "ok"}
+    assert body["checks"] == {"vector_store": "ok", "embedder": "ok", "conversations": "ok"}
     assert body["sentence_cache"] == "off"
     assert body["chunks"] > 50
     assert body["corpus_version"]

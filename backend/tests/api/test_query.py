@@ -177,11 +177,13 @@ def test_selection_mode_without_selection_is_400(client: Any) -> None:
     assert response.status_code == 400
 
 
-def test_given_conversation_id_is_echoed_and_message_ids_are_fresh(client: Any) -> None:
-    first = _ask(client, question="What is a branch?", conversation_id="abc").json()
+def test_unknown_conversation_ids_are_404_and_new_ids_are_unguessable(client: Any) -> None:
+    unknown = _ask(client, question="What is a branch?", conversation_id="abc")
+    assert unknown.status_code == 404
+    first = _ask(client, question="What is a branch?").json()
     second = _ask(client, question="What is a branch?").json()
-    assert first["conversation_id"] == "abc"
-    assert len(second["conversation_id"]) >= 22  # 128 random bits, base64url
+    assert len(first["conversation_id"]) >= 22  # at least 128 random bits, base64url
+    assert first["conversation_id"] != second["conversation_id"]
     assert first["message_id"] != second["message_id"]
 
 

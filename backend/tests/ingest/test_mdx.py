@@ -58,3 +58,11 @@ def test_inline_text_renders_heading_markdown_as_plain_text() -> None:
         inline_text("Using `git stash` **safely** with [docs](x.md)")
         == "Using git stash safely with docs"
     )
+
+
+def test_angle_brackets_inside_inline_code_are_text_not_tags() -> None:
+    cleaned = clean_markdown(
+        "Run `git revert <commit>` or `git switch -c <branch>`, not <b>this</b>."
+    )
+    assert cleaned == "Run `git revert <commit>` or `git switch -c <branch>`, not this."
+    assert inline_text("Using `git checkout <branch>`") == "Using git checkout <branch>"

@@ -67,6 +67,7 @@ class QueryResponse(BaseModel):
     suggested_chapter: SuggestedChapter | None = None
     warnings: list[str] = Field(default_factory=list)
     corpus_version: str | None
-    conversation_id: str
-    message_id: str
+    # None only when the conversation store was unavailable (a warning then says so).
+    conversation_id: str | None
+    message_id: str | None
     latency_ms: float

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +17,12 @@ from bookchat.answer.candidates import passage_candidates, selection_candidates
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.confidence import confidence
 from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
+from bookchat.answer.followup import PriorTurn, contextual_query
+from bookchat.answer.llm.book_search import book_search
+from bookchat.answer.llm.drafts import Draft, draft_for
+from bookchat.answer.llm.generator import LLMGenerator
+from bookchat.answer.llm.passages import Passage
+from bookchat.answer.llm.writer import LLMWriter, Streamed
 from bookchat.answer.placement import selection_source, suggest_chapter
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse, Status, SuggestedChapter
 from bookchat.answer.sentence_vectors import SentenceVectors
@@ -42,6 +49,7 @@ class Outcome:
     citations: list[Citation]
     confidence: float
     suggested_chapter: SuggestedChapter | None = None
+    passages: tuple[Passage, ...] = ()  # what a generated answer may draw on, when grounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +58,19 @@ class Grounding:
 
     composition: Composition | None
     best_support: float
+    passages: tuple[Passage, ...] = ()
 
 
 class AnswerService:
     """Retrieves, picks supporting sentences, cites them, or abstains."""
 
     def __init__(
-        self, settings: Settings, store: VectorStore, embedder: Embedder, catalog: CatalogCache
+        self,
+        settings: Settings,
+        store: VectorStore,
+        embedder: Embedder,
+        catalog: CatalogCache,
+        generator: LLMGenerator | None = None,
     ) -> None:
         self._settings = settings
         self._embedder = embedder
@@ -64,18 +78,77 @@ class AnswerService:
         self._store = store
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder)
+        self._writer = (
+            LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
+            if generator is not None
+            else None
+        )
 
-    async def answer(self, request: QueryRequest) -> QueryResponse:
-        """Answer one question in its mode; raises the errors in bookchat.answer.errors."""
+    async def answer(
+        self, request: QueryRequest, history: Sequence[PriorTurn] = ()
+    ) -> QueryResponse:
+        """Answer one question in its mode; raises the errors in bookchat.answer.errors.
+
+        `history` holds the conversation's earlier turns, oldest first: a follow-up question is
+        retrieved together with them (selection mode answers from the selection alone).
+        """
         started = time.perf_counter()
+        outcome, response = await self._extractive(request, history, started)
+        draft = self._draft(request, history, outcome, started)
+        if draft is None or self._writer is None:
+            return response
+        return await self._writer.write(draft, response)
+
+    async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
+        """`answer` with the model's text as deltas; errors are raised before anything streams."""
+        started = time.perf_counter()
+        outcome, response = await self._extractive(request, history, started)
+        draft = self._draft(request, history, outcome, started)
+        if draft is None or self._writer is None:
+            return Streamed(response)
+        return self._writer.stream(draft, response)
+
+    def _draft(
+        self,
+        request: QueryRequest,
+        history: Sequence[PriorTurn],
+        outcome: Outcome,
+        started: float,
+    ) -> Draft | None:
+        # Only a grounded decision reaches the model: abstentions stay exactly as retrieval made
+        # them, and the model is never asked to answer what the book does not cover.
+        if self._writer is None or outcome.status != "grounded" or not outcome.passages:
+            return None
+        search = None
+        if request.mode != "selection":
+            search = book_search(
+                self._retriever,
+                self._embedder,
+                chapter=request.chapter if request.mode == "chapter" else None,
+                limit=request.top_k,
+                min_score=self._settings.min_chunk_score,
+            )
+        return draft_for(
+            request,
+            history,
+            outcome.passages,
+            catalog=self._catalog.current,
+            search=search,
+            started=started,
+        )
+
+    async def _extractive(
+        self, request: QueryRequest, history: Sequence[PriorTurn], started: float
+    ) -> tuple[Outcome, QueryResponse]:
+        query = contextual_query(request.question, history)
         if request.mode == "selection":
             outcome = await self._selection(request)
         elif request.mode == "chapter":
-            outcome = await self._chapter(request, await self._ready_catalog())
+            outcome = await self._chapter(request, query, await self._ready_catalog())
         else:
             await self._ready_catalog()
-            outcome = await self._book(request)
-        return QueryResponse(
+            outcome = await self._book(request, query)
+        return outcome, QueryResponse(
             answer=outcome.answer,
             status=outcome.status,
             mode=request.mode,
@@ -127,7 +200,7 @@ class AnswerService:
             min_support=self._settings.min_support,
             max_words=self._settings.answer_max_words,
         )
-        return Grounding(composition, best)
+        return Grounding(composition, best, tuple(Passage.from_hit(h) for h in relevant))
 
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
         comp = grounding.composition
@@ -135,29 +208,29 @@ class AnswerService:
             score = confidence(grounding.best_support, self._settings.min_support)
             return Outcome(abstention, "abstained", [], score)
         score = confidence(comp.best_support, self._settings.min_support)
-        return Outcome(comp.answer, "grounded", comp.citations, score)
+        return Outcome(comp.answer, "grounded", comp.citations, score, passages=grounding.passages)
 
     async def _question_vector(self, question: str) -> NDArray[np.float32]:
         rows = await self._embedder.embed_async([question])
         vector: NDArray[np.float32] = rows[0]
         return vector
 
-    async def _book(self, request: QueryRequest) -> Outcome:
-        vector = await self._question_vector(request.question)
-        grounding = await self._ground(request.question, vector, request.top_k)
+    async def _book(self, request: QueryRequest, query: str) -> Outcome:
+        vector = await self._question_vector(query)
+        grounding = await self._ground(query, vector, request.top_k)
         return self._outcome(grounding, abstain.BOOK)
 
-    async def _chapter(self, request: QueryRequest, catalog: Catalog) -> Outcome:
+    async def _chapter(self, request: QueryRequest, query: str, catalog: Catalog) -> Outcome:
         if not request.chapter:
             raise MissingInput("chapter", "chapter")
         chapter = catalog.chapter(request.chapter)
         if chapter is None:
             raise UnknownChapter(request.chapter)
-        vector = await self._question_vector(request.question)
-        grounding = await self._ground(request.question, vector, request.top_k, request.chapter)
+        vector = await self._question_vector(query)
+        grounding = await self._ground(query, vector, request.top_k, request.chapter)
         if grounding.composition is not None:
             return self._outcome(grounding, "")
-        book = await self._ground(request.question, vector, request.top_k)
+        book = await self._ground(query, vector, request.top_k)
         suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
         outcome = self._outcome(
             grounding, abstain.chapter_message(str(chapter["title"]), suggestion)
@@ -182,4 +255,5 @@ class AnswerService:
             max_words=self._settings.answer_max_words,
         )
         best = max((s.support for s in scored), default=0.0)
-        return self._outcome(Grounding(comp, best), abstain.SELECTION)
+        selected = (Passage(source, request.selection),)
+        return self._outcome(Grounding(comp, best, selected), abstain.SELECTION)

@@ -12,13 +12,17 @@ from fastapi import FastAPI
 from slowapi.errors import RateLimitExceeded
 from starlette.middleware.cors import CORSMiddleware
 
+from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
-from bookchat.api import routes_admin, routes_catalog
+from bookchat.api import routes_admin, routes_catalog, routes_conversations
 from bookchat.api.errors import install_error_handlers
+from bookchat.api.metrics import Metrics
 from bookchat.api.rate_limit import build_limiter, rate_limit_exceeded
+from bookchat.api.request_context import RequestContext
 from bookchat.api.routes_query import query_router
 from bookchat.api.services import Services
 from bookchat.config import Settings
+from bookchat.history import ConversationStore, HistoryUnavailable, conversation_store_for
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.serial_store import SerialStore
@@ -55,14 +59,25 @@ def create_app(
     *,
     store: VectorStore | None = None,
     embedder: Embedder | None = None,
+    history: ConversationStore | None = None,
     admin_token: str | None = None,
 ) -> FastAPI:
-    """The bookchat API; `store`/`embedder` given here are used (and not closed) by the app."""
+    """The bookchat API; `store`/`embedder`/`history` given here are used, not closed, by it."""
+    metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         """Open the store, load the model, share them; release what the app opened."""
+        # First, so a misconfigured model (no BOOKCHAT_LLM_MODEL) stops start-up before anything
+        # is opened; the client only connects on the first question.
+        llm = LLMGenerator.from_settings(settings) if settings.use_llm else None
         opened = store if store is not None else await _open(settings)
+        conversations = history if history is not None else conversation_store_for(settings)
+        try:
+            await conversations.migrate()
+        except HistoryUnavailable:
+            # Answers do not need it: questions are answered (unsaved) until it comes back.
+            log.warning("conversation store unavailable at start-up; retrying on use")
         model = embedder if embedder is not None else Embedder.from_settings(settings)
         await asyncio.to_thread(model.load)
         shared = SerialStore(opened) if opened is not None else None
@@ -72,7 +87,7 @@ def create_app(
         if shared is not None and catalog is not None:
             with contextlib.suppress(StoreUnavailable):
                 await asyncio.to_thread(catalog.refresh)
-            answers = AnswerService(settings, shared, model, catalog)
+            answers = AnswerService(settings, shared, model, catalog, generator=llm)
             refresher = asyncio.create_task(_refresh_periodically(catalog))
         found = Services(
             settings=settings,
@@ -80,6 +95,8 @@ def create_app(
             store=shared,
             catalog=catalog,
             answers=answers,
+            history=conversations,
+            metrics=metrics,
             admin_token=admin_token,
         )
         app.state.services = found
@@ -94,6 +111,10 @@ def create_app(
                     await refresher
             if embedder is None:
                 model.close()
+            if history is None:
+                await conversations.close()
+            if llm is not None:
+                await llm.close()
             if store is None and shared is not None:
                 # Through the lock: a worker thread may still be mid-call after cancellation.
                 shared.close()
@@ -118,4 +139,6 @@ def create_app(
     app.include_router(query_router(limiter, settings))
     app.include_router(routes_catalog.router)
     app.include_router(routes_admin.router)
+    app.include_router(routes_conversations.router)
+    app.add_middleware(RequestContext, metrics=metrics)
     return app

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from bookchat.answer.service import AnswerService
 from bookchat.api.services import Services
+from bookchat.history.conversation import ConversationalAnswers
+from bookchat.history.store import ConversationStore
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.vectorstore import StoreUnavailable
 
@@ -16,12 +17,17 @@ def services(request: Request) -> Services:
     return found
 
 
-def answer_service(request: Request) -> AnswerService:
-    """The answer service; StoreUnavailable when the store could not be opened."""
-    answers = services(request).answers
+def conversational_answers(request: Request) -> ConversationalAnswers:
+    """The answer service with conversation memory; StoreUnavailable when the index is closed."""
+    answers = services(request).conversations
     if answers is None:
         raise StoreUnavailable("store not open")
     return answers
+
+
+def conversation_store(request: Request) -> ConversationStore:
+    """The conversation store (it reconnects by itself after an outage)."""
+    return services(request).history
 
 
 def catalog_cache(request: Request) -> CatalogCache:

@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 
 from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
+from bookchat.history.errors import HistoryUnavailable, UnknownConversation, UnknownMessage
 from bookchat.vectorstore import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,15 @@ ERRORS: dict[type[Exception], tuple[int, Detail]] = {
     StoreUnavailable: (503, lambda _exc: STORE_DOWN),
     UnknownChapter: (404, _unknown_chapter),
     MissingInput: (400, _missing),
+    UnknownConversation: (
+        404,
+        lambda _exc: (
+            "Unknown conversation: it may have been deleted; omit conversation_id "
+            "to start a new one."
+        ),
+    ),
+    UnknownMessage: (404, lambda _exc: "Unknown message: nothing to rate."),
+    HistoryUnavailable: (503, lambda _exc: "Conversations are unavailable right now; try again."),
     BadDocsDir: (400, lambda _exc: "`docs_dir` is not a folder on the server."),
     AdminUnauthorized: (401, lambda _exc: "Missing bearer token."),
     AdminForbidden: (403, lambda _exc: "Invalid token."),

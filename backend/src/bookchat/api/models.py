@@ -44,3 +44,48 @@ class IngestRequest(BaseModel):
     docs_dir: str = Field(min_length=1, max_length=4096)
     dry_run: bool = False
     full: bool = False
+
+
+class StoredCitation(BaseModel):
+    """A citation as it was given with a stored answer."""
+
+    model_config = ConfigDict(extra="allow")
+
+    index: int
+    url: str
+    section: str
+
+
+class StoredMessage(BaseModel):
+    """One question and its answer in a conversation."""
+
+    id: str
+    created_at: str
+    question: str
+    mode: str
+    chapter: str | None
+    selection: str | None
+    answer: str
+    status: str
+    citations: list[StoredCitation]
+    generator: str
+    latency_ms: float | None
+    rating: Literal["up", "down"] | None
+
+
+class ConversationOut(BaseModel):
+    """A conversation with its messages, oldest first."""
+
+    id: str
+    created_at: str
+    messages: list[StoredMessage]
+
+
+class FeedbackRequest(BaseModel):
+    """A reader's rating of one answer (the last rating of a message wins)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message_id: str = Field(min_length=1, max_length=200)
+    rating: Literal["up", "down"]
+    comment: str | None = Field(default=None, max_length=1000)

@@ -65,6 +65,9 @@ def rate_limit_exceeded(request: Request, exc: Exception) -> Response:
     """429 with Retry-After (seconds) and a reader-facing detail."""
     assert isinstance(exc, RateLimitExceeded)
     seconds = _retry_after(request, exc)
+    found = getattr(request.app.state, "services", None)
+    if found is not None:
+        found.metrics.rate_limited.labels(endpoint=request.url.path).inc()
     return JSONResponse(
         {"detail": f"Rate limit exceeded: {exc.detail}. Try again in {seconds} seconds."},
         status_code=429,

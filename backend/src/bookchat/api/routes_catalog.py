@@ -1,4 +1,4 @@
-"""GET /api/chapters, GET /health and GET /."""
+"""GET /api/chapters, GET /health, GET /metrics and GET /."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from starlette.responses import JSONResponse, RedirectResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from bookchat.api.dependencies import catalog_cache, services
 from bookchat.api.models import Chapter, Health
 from bookchat.api.services import Services
+from bookchat.history import HistoryUnavailable
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.vectorstore import StoreUnavailable
 
@@ -38,6 +39,11 @@ async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
     """ok when the store answers and the model is loaded; 503 degraded otherwise."""
     store = await asyncio.to_thread(_store_check, found)
     checks = {"vector_store": store, "embedder": "ok" if found.embedder.loaded else "not loaded"}
+    try:
+        await found.history.ping()
+        checks["conversations"] = "ok"
+    except HistoryUnavailable:
+        checks["conversations"] = "unreachable"
     catalog = found.catalog.current if found.catalog else None
     ok = all(value == "ok" for value in checks.values())
     body = Health(
@@ -49,6 +55,14 @@ async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
         sentence_cache=found.cache_state,
     )
     return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
+
+
+@router.get("/metrics", tags=["ops"], response_class=Response)
+async def metrics(found: Annotated[Services, Depends(services)]) -> Response:
+    """Prometheus metrics (text exposition format)."""
+    if found.catalog is not None:
+        found.metrics.index_chunks.set(found.catalog.current.chunks)
+    return Response(found.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 @router.get("/", include_in_schema=False)

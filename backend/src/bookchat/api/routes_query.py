@@ -10,15 +10,26 @@ from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
 from bookchat.answer.schema import QueryRequest, QueryResponse
-from bookchat.answer.service import AnswerService
-from bookchat.api.dependencies import answer_service
+from bookchat.api.dependencies import conversational_answers, services
 from bookchat.api.rate_limit import query_limit
-from bookchat.api.sse import answer_events
+from bookchat.api.services import Services
+from bookchat.api.sse import streamed_events
 from bookchat.config import Settings
+from bookchat.history.conversation import ConversationalAnswers
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
-Answers = Annotated[AnswerService, Depends(answer_service)]
+Answers = Annotated[ConversationalAnswers, Depends(conversational_answers)]
+Shared = Annotated[Services, Depends(services)]
+
+
+def _count(found: Services, endpoint: str, response: QueryResponse) -> None:
+    metrics = found.metrics
+    metrics.answers.labels(
+        endpoint=endpoint, mode=response.mode, status=response.status, generator=response.generator
+    ).inc()
+    if response.status == "abstained":
+        metrics.abstentions.labels(mode=response.mode).inc()
 
 
 def query_router(limiter: Limiter, settings: Settings) -> APIRouter:
@@ -28,9 +39,13 @@ def query_router(limiter: Limiter, settings: Settings) -> APIRouter:
 
     @router.post("/api/query", response_model=QueryResponse)
     @limited
-    async def query(request: Request, body: QueryRequest, answers: Answers) -> QueryResponse:
+    async def query(
+        request: Request, body: QueryRequest, answers: Answers, found: Shared
+    ) -> QueryResponse:
         """Answer a question about the book, a chapter or a selection, with citations."""
-        return await answers.answer(body)
+        response = await answers.ask(body)
+        _count(found, "/api/query", response)
+        return response
 
     @router.post(
         "/api/query/stream",
@@ -39,13 +54,13 @@ def query_router(limiter: Limiter, settings: Settings) -> APIRouter:
     )
     @limited
     async def query_stream(
-        request: Request, body: QueryRequest, answers: Answers
+        request: Request, body: QueryRequest, answers: Answers, found: Shared
     ) -> StreamingResponse:
         """The same answer as Server-Sent Events: meta, delta..., done."""
-        # Everything that can fail with a status code happens before the first byte.
-        response = await answers.answer(body)
-        return StreamingResponse(
-            answer_events(response), media_type="text/event-stream", headers=STREAM_HEADERS
-        )
+        # Everything that can fail with a status code happens before the first byte; the model's
+        # text then streams as it is written.
+        streamed = await answers.ask_stream(body)
+        events = streamed_events(streamed, lambda done: _count(found, "/api/query/stream", done))
+        return StreamingResponse(events, media_type="text/event-stream", headers=STREAM_HEADERS)
 
     return router

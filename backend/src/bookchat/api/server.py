@@ -8,6 +8,7 @@ import sys
 import uvicorn
 
 from bookchat.api.app import create_app
+from bookchat.api.json_logs import configure_json_logging
 from bookchat.config import Settings
 from bookchat.ingest.handoff import ServerRecord, remove_record, write_record
 from bookchat.retrieval.embedder import Embedder
@@ -44,6 +45,8 @@ def build_server(
         # default would trust X-Forwarded-For from any local peer.
         proxy_headers=False,
         log_level=settings.log_level.lower(),
+        log_config=None,  # keep our JSON handler (see json_logs)
+        access_log=False,  # RequestContext logs each request, with its id
         lifespan="on",
     )
     return uvicorn.Server(config), record
@@ -51,9 +54,7 @@ def build_server(
 
 def serve(settings: Settings, *, host: str, port: int) -> int:
     """Serve until interrupted; returns the process exit code."""
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
-    )
+    configure_json_logging(settings.log_level)
     server, record = build_server(settings, host=host, port=port)
     print(f"bookchat serving on {record.url} (API docs at {record.url}/docs)", file=sys.stderr)
     try:

@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bookchat.answer.service import AnswerService
+from bookchat.api.metrics import Metrics
 from bookchat.config import Settings
+from bookchat.history.conversation import ConversationalAnswers
+from bookchat.history.store import ConversationStore
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore
@@ -24,9 +27,18 @@ class Services:
     store: VectorStore | None
     catalog: CatalogCache | None
     answers: AnswerService | None
+    history: ConversationStore
+    metrics: Metrics
     admin_token: str | None = None
     ingest_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     warmer: asyncio.Task[int] | None = None
+
+    @property
+    def conversations(self) -> ConversationalAnswers | None:
+        """The answer service with conversation memory (None while the store is closed)."""
+        if self.answers is None:
+            return None
+        return ConversationalAnswers(self.answers, self.history)
 
     def start_warming(self) -> None:
         """(Re)start filling the sentence cache in the background, when the settings ask for it."""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from bookchat.answer.llm.writer import Streamed
 from bookchat.answer.schema import QueryResponse
 
 _PIECES = re.compile(r"\S.*?(?:\[\d+\]|$)\s*", re.DOTALL)
@@ -23,25 +24,52 @@ def answer_pieces(answer: str) -> list[str]:
     return pieces if "".join(pieces) == answer else [answer]
 
 
+META_FIELDS = (
+    "mode",
+    "status",
+    "citations",
+    "conversation_id",
+    "message_id",
+    "corpus_version",
+    "generator",
+)
+FAILED = "The answer could not be completed."
+
+
+def meta_event(response: QueryResponse) -> str:
+    """The first event: the response's META_FIELDS."""
+    body = response.model_dump(mode="json")
+    return event("meta", {key: body[key] for key in META_FIELDS})
+
+
+async def streamed_events(
+    streamed: Streamed, on_done: Callable[[QueryResponse], None]
+) -> AsyncIterator[str]:
+    """meta, the model's deltas as they arrive, then done; `on_done` sees the final response."""
+    if streamed.deltas is None:
+        on_done(streamed.meta)
+        async for chunk in answer_events(streamed.meta):
+            yield chunk
+        return
+    try:
+        yield meta_event(streamed.meta)
+        async for item in streamed.deltas:
+            if isinstance(item, str):
+                yield event("delta", {"text": item})
+            else:
+                on_done(item)
+                yield event("done", item.model_dump(mode="json"))
+    except Exception:  # the status line is already sent: report in-band, never the exception text
+        yield event("error", {"detail": FAILED})
+
+
 async def answer_events(response: QueryResponse) -> AsyncIterator[str]:
     """meta, the answer as deltas, then done (or one error event if serialising fails)."""
     try:
         body = response.model_dump(mode="json")
-        meta = {
-            key: body[key]
-            for key in (
-                "mode",
-                "status",
-                "citations",
-                "conversation_id",
-                "message_id",
-                "corpus_version",
-                "generator",
-            )
-        }
-        yield event("meta", meta)
+        yield meta_event(response)
         for piece in answer_pieces(response.answer):
             yield event("delta", {"text": piece})
         yield event("done", body)
     except Exception:  # the status line is already sent: report in-band, never the exception text
-        yield event("error", {"detail": "The answer could not be completed."})
+        yield event("error", {"detail": FAILED})

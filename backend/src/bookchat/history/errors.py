@@ -13,3 +13,7 @@ class HistoryUnavailable(Exception):
 
 class UnknownConversation(LookupError):
     """A message was added to a conversation that does not exist (or was just deleted)."""
+
+
+class UnknownMessage(LookupError):
+    """A rating named a message that does not exist."""

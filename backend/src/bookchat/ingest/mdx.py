@@ -7,6 +7,7 @@ admonition fences (keeping their bodies and titles); code blocks and tables stay
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bookchat.ingest.fences import FenceTracker
 
@@ -41,11 +42,28 @@ def _strip_tags(line: str) -> str:
     return _TAG.sub(replace, line)
 
 
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+
+
+def _outside_code(line: str, transform: Callable[[str], str]) -> str:
+    """Apply `transform` to the parts of a line that are not inline code (`<commit>` is text)."""
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(line):
+        out.append(transform(line[last : match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(transform(line[last:]))
+    return "".join(out)
+
+
+def _plain_links(text: str) -> str:
+    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", _strip_tags(text)))
+
+
 def inline_text(markdown: str) -> str:
     """Inline Markdown → plain text (links and images → their text, emphasis and code marks off)."""
-    text = _IMAGE.sub(r"\1", markdown)
-    text = _LINK.sub(r"\1", text)
-    text = _strip_tags(text)
+    text = _outside_code(markdown, _plain_links)
     text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
     text = re.sub(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", r"\2", text)
     text = re.sub(r"`+([^`]+?)`+", r"\1", text)
@@ -78,7 +96,7 @@ def clean_markdown(body: str) -> str:
         elif _ADMONITION_CLOSE.match(line):
             out.append("")
         else:
-            stripped = _LINK.sub(r"\1", _IMAGE.sub(r"\1", _strip_tags(line)))
+            stripped = _outside_code(line, _plain_links)
             out.append(stripped.rstrip() if stripped.strip() else "")
         index += 1
     return "\n".join(out)

@@ -1,0 +1,55 @@
+"""Follow-up questions: when a question leans on the conversation, retrieve with its context.
+
+"And what about tags?" retrieves nothing useful alone. When a question looks like it depends on
+earlier turns (it refers back, starts like a continuation, or has almost no content words), the
+retrieval query is the last questions of the conversation followed by this one. Deterministic:
+the same turns and question always give the same query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+_CONTINUATION = re.compile(
+    r"^\s*(and|but|so|also|then|what about|how about|what of|why not|same for|ok(ay)?,?)\b", re.I
+)
+_REFERS_BACK = re.compile(
+    r"\b(it|its|it's|that|this|these|those|they|them|their|such|former|latter|same|above|"
+    r"previous|earlier|instead|the (first|second|third|last|other|next) (one|ones|method|option|"
+    r"way|command|step|kind|type|mode))\b",
+    re.I,
+)
+_WORD = re.compile(r"[A-Za-z][\w.+-]*")
+_FUNCTION_WORDS = frozenset(
+    (  # noqa: SIM905 - one readable paragraph beats eighty one-word lines
+        "a an the and or but so of to in on for with by at from is are was were be been do does "
+        "did how what why when where which who whom can could should would will i you we my me "
+        "your our about also then there here if not no yes ok okay please tell explain more"
+    ).split()
+)
+CONTEXT_TURNS = 2
+
+
+class PriorTurn(Protocol):
+    """An earlier question of the conversation (stored turns and eval fixtures both fit)."""
+
+    @property
+    def question(self) -> str:
+        """The earlier question."""
+        ...
+
+
+def depends_on_context(question: str) -> bool:
+    """True when the question probably cannot be understood without the earlier turns."""
+    content = [w for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS]
+    return bool(_CONTINUATION.match(question) or _REFERS_BACK.search(question) or len(content) <= 2)
+
+
+def contextual_query(question: str, turns: Sequence[PriorTurn]) -> str:
+    """The text to retrieve with: the question, preceded by recent questions when it needs them."""
+    if not turns or not depends_on_context(question):
+        return question
+    earlier = [turn.question.strip() for turn in turns[-CONTEXT_TURNS:]]
+    return " ".join([*earlier, question.strip()])

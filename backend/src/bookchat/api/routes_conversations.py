@@ -1,0 +1,78 @@
+"""GET/DELETE /api/conversations/{id} and POST /api/feedback."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path
+from starlette.responses import Response
+
+from bookchat.api.dependencies import conversation_store, services
+from bookchat.api.models import ConversationOut, FeedbackRequest, StoredCitation, StoredMessage
+from bookchat.api.services import Services
+from bookchat.history import Conversation, ConversationStore, UnknownConversation
+from bookchat.history.errors import UnknownMessage
+
+router = APIRouter(tags=["conversations"])
+Store = Annotated[ConversationStore, Depends(conversation_store)]
+ConversationId = Annotated[str, Path(min_length=1, max_length=200)]
+
+
+def _out(conversation: Conversation) -> ConversationOut:
+    return ConversationOut(
+        id=conversation.id,
+        created_at=conversation.created_at.isoformat(timespec="seconds"),
+        messages=[
+            StoredMessage(
+                id=m.id,
+                created_at=m.created_at.isoformat(timespec="seconds"),
+                question=m.question,
+                mode=m.mode,
+                chapter=m.chapter,
+                selection=m.selection,
+                answer=m.answer,
+                status=m.status,
+                citations=[StoredCitation.model_validate(c) for c in m.citations],
+                generator=m.generator,
+                latency_ms=m.latency_ms,
+                rating=m.rating,
+            )
+            for m in conversation.messages
+        ],
+    )
+
+
+@router.get(
+    "/api/conversations/{conversation_id}",
+    response_model=ConversationOut,
+    responses={404: {"description": "Unknown conversation"}},
+)
+async def get_conversation(conversation_id: ConversationId, store: Store) -> ConversationOut:
+    """A conversation's messages with their citations and ratings, oldest first."""
+    conversation = await store.get_conversation(conversation_id)
+    if conversation is None:
+        raise UnknownConversation(conversation_id)
+    return _out(conversation)
+
+
+@router.delete(
+    "/api/conversations/{conversation_id}",
+    status_code=204,
+    responses={404: {"description": "Unknown conversation"}},
+)
+async def delete_conversation(conversation_id: ConversationId, store: Store) -> Response:
+    """Delete a conversation and everything in it."""
+    if not await store.delete_conversation(conversation_id):
+        raise UnknownConversation(conversation_id)
+    return Response(status_code=204)
+
+
+@router.post("/api/feedback", status_code=204, responses={404: {"description": "Unknown message"}})
+async def feedback(
+    body: FeedbackRequest, store: Store, found: Annotated[Services, Depends(services)]
+) -> Response:
+    """Rate an answer up or down (one rating per message: the last one wins)."""
+    if not await store.rate(body.message_id, body.rating, body.comment):
+        raise UnknownMessage(body.message_id)
+    found.metrics.feedback.labels(rating=body.rating).inc()
+    return Response(status_code=204)

@@ -1,0 +1,106 @@
+"""Questions inside conversations: load earlier turns, answer, save the exchange.
+
+The conversation store is a convenience, never a dependency of answering: when it is down the
+question is still answered, with a warning that the conversation was not saved (and no ids).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from bookchat.answer.llm.writer import Streamed
+from bookchat.answer.schema import QueryRequest, QueryResponse
+from bookchat.answer.service import AnswerService
+from bookchat.history.errors import HistoryUnavailable, UnknownConversation
+from bookchat.history.records import MessageRecord, Turn
+from bookchat.history.store import ConversationStore
+
+# How many earlier turns a follow-up question may lean on.
+CONTEXT_TURNS = 3
+NOT_LOADED = "Earlier messages of this conversation could not be loaded; answered on its own."
+NOT_SAVED = "This conversation could not be saved; the answer is not kept."
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class ConversationalAnswers:
+    """The answer service with conversation memory: what the query routes call."""
+
+    answers: AnswerService
+    store: ConversationStore
+
+    async def ask(self, request: QueryRequest) -> QueryResponse:
+        """Answer `request` in its conversation (a new one when it names none) and save it."""
+        warnings: list[str] = []
+        turns = await self._turns(request.conversation_id, warnings)
+        response = await self.answers.answer(request, turns)
+        return await self._saved(request, response, warnings)
+
+    async def ask_stream(self, request: QueryRequest) -> Streamed:
+        """`ask` with the model's text as deltas; the exchange is saved once the answer is final."""
+        warnings: list[str] = []
+        turns = await self._turns(request.conversation_id, warnings)
+        streamed = await self.answers.stream(request, turns)
+        if streamed.deltas is None:
+            return Streamed(await self._saved(request, streamed.meta, warnings))
+        # Nothing is saved before the answer is final, so no message id exists yet.
+        meta = streamed.meta.model_copy(
+            update={"conversation_id": request.conversation_id, "message_id": None}
+        )
+        return Streamed(meta, self._save_at_end(request, streamed.deltas, warnings))
+
+    async def _save_at_end(
+        self, request: QueryRequest, deltas: AsyncIterator[str | QueryResponse], warnings: list[str]
+    ) -> AsyncIterator[str | QueryResponse]:
+        async for item in deltas:
+            yield item if isinstance(item, str) else await self._saved(request, item, warnings)
+
+    async def _saved(
+        self, request: QueryRequest, response: QueryResponse, warnings: list[str]
+    ) -> QueryResponse:
+        conversation_id, message_id = await self._save(request, response, warnings)
+        return response.model_copy(
+            update={
+                "conversation_id": conversation_id,
+                "message_id": message_id,
+                "warnings": [*response.warnings, *warnings],
+            }
+        )
+
+    async def _turns(self, conversation_id: str | None, warnings: list[str]) -> list[Turn]:
+        if not conversation_id:
+            return []
+        try:
+            if not await self.store.conversation_exists(conversation_id):
+                raise UnknownConversation(conversation_id)
+            return await self.store.recent_turns(conversation_id, CONTEXT_TURNS)
+        except HistoryUnavailable:
+            log.warning("conversation store unavailable: answering without earlier turns")
+            warnings.append(NOT_LOADED)
+            return []
+
+    async def _save(
+        self, request: QueryRequest, response: QueryResponse, warnings: list[str]
+    ) -> tuple[str | None, str | None]:
+        record = MessageRecord(
+            question=request.question,
+            mode=request.mode,
+            chapter=request.chapter if request.mode == "chapter" else None,
+            selection=request.selection if request.mode == "selection" else None,
+            answer=response.answer,
+            status=response.status,
+            generator=response.generator,
+            citations=[c.model_dump() for c in response.citations],
+            latency_ms=response.latency_ms,
+            corpus_version=response.corpus_version,
+        )
+        try:
+            conversation_id = request.conversation_id or await self.store.create_conversation()
+            message_id = await self.store.add_message(conversation_id, record)
+        except HistoryUnavailable:
+            log.warning("conversation store unavailable: answer not saved")
+            warnings.append(NOT_SAVED)
+            return None, None
+        return conversation_id, message_id
