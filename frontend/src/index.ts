@@ -1,0 +1,10 @@
+/** Public API of @bookchat/widget. */
+export {BookChat, type BookChatProps} from './components/BookChat';
+export {useChat, type ChatStatus, type UseChatOptions, type UseChatResult} from './useChat';
+export {createTransport, parseSSE, ApiError, StreamError, isAbortError, type Transport} from './transport';
+export {publishCurrentDoc, useCurrentDoc} from './currentDoc';
+export {findChapter, normalizePath} from './chapters';
+export {Markdown} from './components/Markdown';
+export type {ChatMessage, SendOptions} from './messages';
+export type {ChatError} from './errors';
+export type * from './types';

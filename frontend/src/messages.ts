@@ -1,0 +1,122 @@
+import type {
+  AnswerStatus,
+  QueryRequest,
+  Citation,
+  Mode,
+  QueryResponse,
+  Rating,
+  StoredMessage,
+  SuggestedChapter,
+} from './types';
+
+/** One entry of the conversation, shaped like the AI SDK's UIMessage plus bookchat's fields. */
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  /** The question, or the answer's Markdown. */
+  text: string;
+  mode: Mode;
+  chapter?: string;
+  selection?: string;
+  page?: string;
+  /** Answers only: grounded or abstained (provisional until `complete`). */
+  status?: AnswerStatus;
+  citations: Citation[];
+  suggestedChapter?: SuggestedChapter | null;
+  warnings?: string[];
+  /** The server's message id, needed for feedback. */
+  messageId?: string;
+  rating?: Rating | null;
+  /** False while the answer streams in. */
+  complete: boolean;
+  /** True when the reader stopped the answer before it finished. */
+  stopped?: boolean;
+}
+
+/** Options of one question: its scope and, in selection mode, the quoted text and its page. */
+export interface SendOptions {
+  mode?: Mode;
+  chapter?: string;
+  selection?: string;
+  page?: string;
+}
+
+let counter = 0;
+
+/** Returns a client-side id, unique within this page load. */
+export function localId(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** Builds the reader's message from what was sent. */
+export function userMessage(question: string, options: SendOptions): ChatMessage {
+  return {
+    id: localId('u'),
+    role: 'user',
+    text: question,
+    mode: options.mode ?? 'book',
+    chapter: options.chapter,
+    selection: options.selection,
+    page: options.page,
+    citations: [],
+    complete: true,
+  };
+}
+
+/** Builds a finished answer from the authoritative response (`done` or `/api/query`). */
+export function answerFromResponse(id: string, response: QueryResponse): ChatMessage {
+  return {
+    id,
+    role: 'assistant',
+    text: response.answer,
+    mode: response.mode,
+    status: response.status,
+    citations: response.citations ?? [],
+    suggestedChapter: response.suggested_chapter ?? null,
+    warnings: response.warnings ?? [],
+    messageId: response.message_id,
+    rating: null,
+    complete: true,
+  };
+}
+
+/** Rebuilds the question/answer pairs of a conversation loaded from the server. */
+export function messagesFromHistory(stored: StoredMessage[]): ChatMessage[] {
+  return stored.flatMap((m) => [
+    {
+      id: `${m.id}-q`,
+      role: 'user' as const,
+      text: m.question,
+      mode: m.mode,
+      chapter: m.chapter ?? undefined,
+      selection: m.selection ?? undefined,
+      citations: [],
+      complete: true,
+    },
+    {
+      id: `${m.id}-a`,
+      role: 'assistant' as const,
+      text: m.answer,
+      mode: m.mode,
+      chapter: m.chapter ?? undefined,
+      status: m.status,
+      citations: m.citations ?? [],
+      suggestedChapter: m.suggested_chapter ?? null,
+      messageId: m.id,
+      rating: m.rating ?? null,
+      complete: true,
+    },
+  ]);
+}
+
+/** Builds the API request for a question; fields the mode does not use are left out. */
+export function buildRequest(question: string, options: SendOptions): QueryRequest {
+  const request: QueryRequest = {question, mode: options.mode ?? 'book'};
+  if (request.mode === 'chapter') request.chapter = options.chapter;
+  if (request.mode === 'selection') {
+    request.selection = options.selection;
+    if (options.page) request.page = options.page;
+  }
+  return request;
+}

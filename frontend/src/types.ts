@@ -1,0 +1,108 @@
+/** Types of the bookchat HTTP API (specs/001-bookchat/api.md). */
+
+export type Mode = 'book' | 'chapter' | 'selection';
+export type AnswerStatus = 'grounded' | 'abstained';
+export type Rating = 'up' | 'down';
+
+export interface Citation {
+  index: number;
+  chunk_id: string;
+  path: string;
+  doc_id: string;
+  chapter: string;
+  chapter_title: string;
+  section: string;
+  url: string;
+  excerpt: string;
+  score?: number;
+}
+
+export interface SuggestedChapter {
+  key: string;
+  title: string;
+  url: string;
+  section?: string | null;
+  section_url?: string | null;
+}
+
+export interface QueryRequest {
+  question: string;
+  mode?: Mode;
+  chapter?: string;
+  selection?: string;
+  page?: string;
+  conversation_id?: string;
+  top_k?: number;
+}
+
+export interface QueryResponse {
+  answer: string;
+  status: AnswerStatus;
+  mode: Mode;
+  citations: Citation[];
+  confidence: number;
+  generator: string;
+  model: string | null;
+  hallucination_flag?: boolean;
+  unsupported_sentences?: string[];
+  suggested_chapter: SuggestedChapter | null;
+  warnings: string[];
+  corpus_version: string;
+  conversation_id: string;
+  message_id: string;
+  latency_ms?: number;
+}
+
+export interface StreamMeta {
+  mode: Mode;
+  status: AnswerStatus;
+  citations: Citation[];
+  conversation_id: string;
+  message_id: string;
+  corpus_version: string;
+  generator: string;
+}
+
+export interface ChapterPage {
+  path: string;
+  doc_id: string;
+  title: string;
+  url: string;
+}
+
+export interface Chapter {
+  key: string;
+  title: string;
+  url: string;
+  pages: ChapterPage[];
+}
+
+export interface StoredMessage {
+  id: string;
+  created_at: string;
+  question: string;
+  mode: Mode;
+  chapter: string | null;
+  selection: string | null;
+  answer: string;
+  status: AnswerStatus;
+  citations: Citation[];
+  generator: string;
+  latency_ms?: number;
+  rating: Rating | null;
+  suggested_chapter?: SuggestedChapter | null;
+}
+
+export interface Conversation {
+  id: string;
+  created_at: string;
+  messages: StoredMessage[];
+}
+
+/** What the reader is looking at, published by the site's DocItem/Layout wrapper. */
+export interface CurrentDoc {
+  id: string;
+  title: string;
+  permalink: string;
+  frontMatter: Record<string, unknown>;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The web half of bookchat: the widget (frontend/) and the Docusaurus site (website/).
+#   scripts/web.sh install   npm ci when node_modules is missing or older than the lockfile
+#   scripts/web.sh test      unit tests + typecheck + build + browser tests (needs the backend venv)
+#   scripts/web.sh build     static site into website/build (BOOKCHAT_API_URL, default http://127.0.0.1:8000)
+#   scripts/web.sh serve     build, then serve it on 127.0.0.1:3000 (PORT to change)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export NO_UPDATE_NOTIFIER=1 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+
+install() {
+  if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund
+  fi
+}
+
+ensure_chromium() {
+  if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+    echo "web.sh: installing Debian's chromium for the browser tests" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  fi
+}
+
+build() {
+  install
+  npm run build --workspace website
+}
+
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+test_all() {
+  install
+  local status=0
+  echo "== widget unit tests (vitest)"
+  npm run --silent test --workspace @bookchat/widget || status=1
+  echo "== typecheck"
+  npm run --silent typecheck --workspace @bookchat/widget || status=1
+  npm run --silent typecheck --workspace website || status=1
+  echo "== build (for the browser tests: the API URL is baked in at build time)"
+  local api_port started
+  api_port="$(free_port)"
+  started=$(date +%s)
+  if (cd website && BOOKCHAT_API_URL="http://127.0.0.1:${api_port}" npx docusaurus build --out-dir .e2e-build); then
+    echo "web.sh: build took $(( $(date +%s) - started )) s"
+  else
+    echo "web.sh: build failed" >&2
+    echo "0 passed, 1 failed"
+    return 1
+  fi
+  echo "== browser tests"
+  ensure_chromium
+  BOOKCHAT_E2E_API_PORT="$api_port" BOOKCHAT_E2E_BUILD_DIR="$ROOT/website/.e2e-build" node website/e2e/run.mjs || status=1
+  return $status
+}
+
+serve() {
+  BOOKCHAT_API_URL="${BOOKCHAT_API_URL:-http://127.0.0.1:8000}" build
+  cd website
+  # exec node itself (not npm/npx) so that stopping this pid stops the server.
+  exec node ../node_modules/@docusaurus/core/bin/docusaurus.mjs serve --host 127.0.0.1 --port "${PORT:-3000}" --no-open
+}
+
+case "${1:-}" in
+  install) install ;;
+  test) test_all ;;
+  unit) install; npm run --silent test --workspace @bookchat/widget ;;
+  e2e) install; ensure_chromium; node website/e2e/run.mjs ;;
+  build) build ;;
+  serve) serve ;;
+  *) echo "usage: $0 {install|test|unit|e2e|build|serve}" >&2; exit 2 ;;
+esac

@@ -1,0 +1,415 @@
+// Browser tests of the built site against the real backend (see harness.mjs for the setup).
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {after, before, describe, test} from 'node:test';
+import {ARTIFACTS, bookchat, fileForPath, startStack} from './harness.mjs';
+
+let stack;
+let chapters = [];
+
+before(async () => {
+  stack = await startStack();
+  chapters = await (await fetch(`${stack.apiUrl}/api/chapters`)).json();
+  assert.ok(Array.isArray(chapters) && chapters.length > 0, `GET /api/chapters returned ${JSON.stringify(chapters)}`);
+}, {timeout: 300_000});
+
+after(async () => {
+  await stack?.stop();
+});
+
+/** Opens a fresh browser context (empty localStorage) and records page errors and API traffic. */
+async function openPage(path, options = {}) {
+  const context = await stack.browser.newContext({viewport: {width: 1280, height: 900}, ...options});
+  const page = await context.newPage();
+  const errors = [];
+  const queries = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('request', (request) => {
+    if (request.url().includes('/api/query')) queries.push({url: request.url(), body: request.postDataJSON()});
+  });
+  await page.goto(stack.siteUrl + path);
+  await page.waitForSelector('html[data-has-hydrated="true"]');
+  return {page, context, errors, queries};
+}
+
+async function openPanel(page) {
+  await page.click('.bookchat-launcher');
+  await page.waitForSelector('#bookchat-panel');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-input'));
+}
+
+async function chooseScope(page, label) {
+  await page.click(`.bookchat-scope label:has-text("${label}")`);
+}
+
+/** Types a question, sends it with Enter and waits until the answer has finished streaming. */
+async function ask(page, question) {
+  const before = await page.locator('.bookchat-msg-assistant').count();
+  await page.fill('.bookchat-input', question);
+  const response = page.waitForResponse((r) => r.url().endsWith('/api/query/stream'));
+  await page.press('.bookchat-input', 'Enter');
+  const streamed = await response;
+  try {
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('.bookchat-msg-assistant:not(.bookchat-msg-pending)').length > n &&
+        !document.querySelector('.bookchat-msg-assistant[aria-busy="true"]') &&
+        !document.querySelector('.bookchat-msg-pending'),
+      before,
+      {timeout: 30_000},
+    );
+  } catch (error) {
+    const panel = await page.textContent('#bookchat-panel').catch(() => '(no panel)');
+    throw new Error(`no finished answer for "${question}" (HTTP ${streamed.status()}); panel: ${panel}\nbackend log tail: ${stack.backend.output?.().slice(-800)}`, {cause: error});
+  }
+  const last = page.locator('.bookchat-msg-assistant').last();
+  return {streamed, last, status: await last.getAttribute('data-status')};
+}
+
+/** A request body minus the conversation id, which follow-up questions carry. */
+function withoutConversation(body) {
+  const {conversation_id: _ignored, ...rest} = body;
+  return rest;
+}
+
+function pageUrl(predicate) {
+  for (const chapter of chapters) for (const p of chapter.pages) if (predicate(p, chapter)) return {page: p, chapter};
+  throw new Error('no such page in /api/chapters');
+}
+
+async function shot(page, name) {
+  await page.screenshot({path: join(ARTIFACTS, name), fullPage: false});
+}
+
+function luminance(rgb) {
+  const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a, b) {
+  const [l1, l2] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (l1 + 0.05) / (l2 + 0.05);
+}
+
+/** Text colour and the first non-transparent background behind an element. */
+async function colors(locator) {
+  return locator.evaluate((el) => {
+    const color = getComputedStyle(el).color;
+    let node = el;
+    let background = 'rgb(255, 255, 255)';
+    while (node) {
+      const bg = getComputedStyle(node).backgroundColor;
+      if (bg && !/rgba\(\d+, \d+, \d+, 0\)|transparent/.test(bg)) {
+        background = bg;
+        break;
+      }
+      node = node.parentElement;
+    }
+    return {color, background};
+  });
+}
+
+describe('bookchat in the built site', {timeout: 600_000}, () => {
+  test('every URL in /api/chapters and in the index resolves to a built page and anchor', () => {
+    const urls = new Set();
+    for (const chapter of chapters) {
+      urls.add(chapter.url);
+      for (const p of chapter.pages) urls.add(p.url);
+    }
+    const listed = bookchat(['urls'], stack.backend.env);
+    assert.equal(listed.status, 0, `bookchat urls failed: ${listed.stderr}`);
+    const indexed = listed.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+    assert.ok(indexed.length > 20, `bookchat urls printed only ${indexed.length} urls`);
+    indexed.forEach((u) => urls.add(u));
+    const broken = [];
+    for (const url of urls) {
+      const [path, hash] = url.split('#');
+      const file = fileForPath(stack.buildDir, path);
+      if (!file) {
+        broken.push(`${url}: no page`);
+        continue;
+      }
+      if (hash) {
+        const html = readFileSync(file, 'utf8');
+        const id = decodeURIComponent(hash);
+        // The built HTML is minified: attribute values may be unquoted.
+        const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (!new RegExp(`\\sid=(["']?)${escaped}\\1[\\s>]`).test(html)) broken.push(`${url}: no element with id "${id}"`);
+      }
+    }
+    assert.deepEqual(broken, [], `${broken.length} of ${urls.size} URLs are broken`);
+  });
+
+  test('the home page leads to the book, and a book-wide question streams a grounded, cited answer', async () => {
+    const {page, context, errors, queries} = await openPage('/');
+    await page.waitForURL(/\/docs\/?$/);
+    await openPanel(page);
+    await chooseScope(page, 'Whole book');
+    const {streamed, last, status} = await ask(page, 'What is the difference between git fetch and git pull?');
+    assert.match(streamed.headers()['content-type'], /text\/event-stream/);
+    const events = await streamed.text();
+    assert.match(events, /event: meta/);
+    assert.match(events, /event: delta/);
+    assert.match(events, /event: done/);
+    assert.equal(queries.at(-1).body.mode, 'book');
+    assert.equal(status, 'grounded');
+    const citations = last.locator('.bookchat-citation-link');
+    assert.ok((await citations.count()) >= 1, 'a grounded answer lists its sources');
+    assert.ok((await last.locator('.bookchat-marker').count()) >= 1, 'the answer has [n] markers');
+    await shot(page, 'desktop-book-answer.png');
+
+    // Thumbs up reaches the API.
+    const feedback = page.waitForResponse((r) => r.url().endsWith('/api/feedback'));
+    await last.getByRole('button', {name: 'Helpful', exact: true}).click();
+    assert.equal((await feedback).status(), 204);
+
+    // A citation navigates client-side to its page and heading, and the panel keeps its state.
+    const href = await citations.first().getAttribute('href');
+    assert.match(href, /^\/docs\/.*#.+/);
+    const [path, hash] = href.split('#');
+    const navigations = [];
+    page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
+    await citations.first().click();
+    await page.waitForURL((u) => u.pathname.replace(/\/$/, '') === path.replace(/\/$/, '') && u.hash === `#${hash}`);
+    const heading = await page.waitForFunction((id) => {
+      const el = document.getElementById(id);
+      if (!el || !/^H[1-6]$/.test(el.tagName)) return null;
+      const r = el.getBoundingClientRect();
+      return r.top >= -2 && r.top < window.innerHeight ? el.tagName : null;
+    }, decodeURIComponent(hash));
+    assert.match(await heading.jsonValue(), /^H[1-6]$/);
+    assert.ok(await page.isVisible('#bookchat-panel'), 'the panel stays open on desktop');
+    assert.ok((await page.locator('.bookchat-msg-assistant').count()) >= 1, 'the conversation survives navigation');
+    await shot(page, 'desktop-citation-landing.png');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('chapter scope answers from the chapter and an abstention offers the whole book', async () => {
+    const {page: remotes, chapter} = pageUrl((p) => /remotes/.test(p.path));
+    const {page, context, errors, queries} = await openPage(remotes.url);
+    await openPanel(page);
+    await page.waitForSelector('.bookchat-scope input[value="chapter"]:checked');
+    assert.equal((await page.textContent('.bookchat-scope-chapter')).trim(), chapter.title);
+
+    const inChapter = await ask(page, 'What is the difference between fetch and pull?');
+    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'What is the difference between fetch and pull?', mode: 'chapter', chapter: chapter.key});
+    assert.equal(inChapter.status, 'grounded');
+
+    const outside = await ask(page, 'How do I install Git on Windows?');
+    assert.equal(queries.at(-1).body.mode, 'chapter');
+    assert.equal(outside.status, 'abstained');
+    const covered = outside.last.locator('.bookchat-suggested a');
+    if (await covered.count()) assert.match(await covered.getAttribute('href'), /^\/docs\//);
+    await shot(page, 'desktop-chapter-abstained.png');
+    const response = page.waitForResponse((r) => r.url().endsWith('/api/query/stream'));
+    await outside.last.getByRole('button', {name: 'Search the whole book'}).click();
+    await response;
+    await page.waitForFunction(() => !document.querySelector('.bookchat-msg-assistant[aria-busy="true"], .bookchat-msg-pending'));
+    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'How do I install Git on Windows?', mode: 'book'});
+    assert.equal(await page.locator('.bookchat-msg-assistant').last().getAttribute('data-status'), 'grounded');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('highlighting doc text → "Ask about this" asks in selection mode', async () => {
+    const {page: internals} = pageUrl((p) => /internals/.test(p.path));
+    const {page, context, errors, queries} = await openPage(internals.url);
+    const pathname = new URL(page.url()).pathname;
+
+    // A selection in the navbar offers nothing.
+    await page.evaluate(() => {
+      const title = document.querySelector('.navbar__title');
+      const range = document.createRange();
+      range.selectNodeContents(title);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      title.dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+    });
+    await page.waitForTimeout(150);
+    assert.equal(await page.locator('.bookchat-ask-selection').count(), 0);
+
+    const paragraph = page.locator('.theme-doc-markdown p:has-text("content-addressable")').first();
+    await paragraph.click({clickCount: 3});
+    await page.click('.bookchat-ask-selection');
+    await page.waitForSelector('#bookchat-panel .bookchat-composer-quote');
+    const quote = (await page.textContent('.bookchat-composer-quote .bookchat-quote')).trim();
+    assert.ok(quote.length > 20, 'the quote holds the selected paragraph');
+    assert.ok((await paragraph.textContent()).replace(/\s+/g, ' ').includes(quote.replace(/\s+/g, ' ').slice(0, 40)));
+    await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-input'));
+    await shot(page, 'desktop-selection-quote.png');
+
+    const {status} = await ask(page, "What is each object's key?");
+    const body = queries.at(-1).body;
+    assert.equal(body.mode, 'selection');
+    assert.equal(body.page, pathname);
+    assert.equal(body.selection.replace(/\s+/g, ' '), quote.replace(/\s+/g, ' '));
+    assert.equal(status, 'grounded');
+    assert.equal(await page.locator('.bookchat-composer-quote').count(), 0, 'the quote is used once');
+    await shot(page, 'desktop-selection-answer.png');
+
+    // The quote can be removed to go back to the normal scopes.
+    await paragraph.click({clickCount: 3});
+    await page.click('.bookchat-ask-selection');
+    await page.click('button[aria-label="Remove the quoted selection"]');
+    assert.equal(await page.locator('.bookchat-composer-quote').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('an out-of-book question abstains and raw HTML stays text', async () => {
+    const {page, context, errors} = await openPage('/docs/');
+    await openPanel(page);
+    await chooseScope(page, 'Whole book');
+    const {status, last} = await ask(page, 'What is the capital of Australia?');
+    assert.equal(status, 'abstained');
+    assert.equal(await last.locator('.bookchat-citations').count(), 0);
+    assert.match(await last.textContent(), /Not covered by the book/);
+    await shot(page, 'desktop-out-of-book.png');
+
+    await ask(page, '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> What is a commit?');
+    assert.equal(await page.evaluate(() => window.__xss), undefined);
+    assert.equal(await page.locator('#bookchat-panel .bookchat-messages img, #bookchat-panel .bookchat-messages script').count(), 0);
+    assert.match(await page.locator('.bookchat-msg-user').last().textContent(), /<img src=x onerror=/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('dark mode follows the site and keeps readable contrast', async () => {
+    const {page, context, errors} = await openPage('/docs/', {colorScheme: 'dark'});
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+    const launcher = await colors(page.locator('.bookchat-launcher'));
+    assert.ok(contrast(launcher.color, launcher.background) >= 4.5, `launcher contrast ${JSON.stringify(launcher)}`);
+    await openPanel(page);
+    await chooseScope(page, 'Whole book');
+    const {last} = await ask(page, 'How do I undo the last commit?');
+    const panel = await colors(page.locator('#bookchat-panel .bookchat-title'));
+    assert.ok(luminance(panel.background) < 0.1, `dark panel background, got ${panel.background}`);
+    for (const selector of ['.bookchat-title', '.bookchat-question', '.bookchat-md p', '.bookchat-citation-link', '.bookchat-citation-excerpt', '.bookchat-btn-primary']) {
+      const target = selector === '.bookchat-md p' || selector.startsWith('.bookchat-citation') ? last.locator(selector).first() : page.locator(selector).first();
+      if (!(await target.count())) continue;
+      const c = await colors(target);
+      assert.ok(contrast(c.color, c.background) >= 4.5, `${selector} contrast ${contrast(c.color, c.background).toFixed(2)} ${JSON.stringify(c)}`);
+    }
+    await shot(page, 'dark-answer.png');
+    // Switching the site's toggle switches the widget too, without a reload.
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+    await page.click('.bookchat-launcher');
+    const light = await colors(page.locator('#bookchat-panel .bookchat-title'));
+    assert.ok(luminance(light.background) > 0.8, `light panel background, got ${light.background}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('light mode contrast', async () => {
+    const {page, context} = await openPage('/docs/');
+    await openPanel(page);
+    await chooseScope(page, 'Whole book');
+    const {last} = await ask(page, 'How do I undo the last commit?');
+    for (const selector of ['.bookchat-title', '.bookchat-question', '.bookchat-md p', '.bookchat-citation-link', '.bookchat-citation-excerpt', '.bookchat-btn-primary', '.bookchat-scope label.is-active']) {
+      const target = selector === '.bookchat-md p' || selector.startsWith('.bookchat-citation') ? last.locator(selector).first() : page.locator(selector).first();
+      if (!(await target.count())) continue;
+      const c = await colors(target);
+      assert.ok(contrast(c.color, c.background) >= 4.5, `${selector} contrast ${contrast(c.color, c.background).toFixed(2)} ${JSON.stringify(c)}`);
+    }
+    await context.close();
+  });
+
+  test('on a 390×844 phone the launcher covers no content and the panel is full screen', async () => {
+    const {page: merging} = pageUrl((p) => /merging/.test(p.path));
+    const {page, context, errors} = await openPage(merging.url, {viewport: {width: 390, height: 844}, isMobile: true, hasTouch: true});
+    const launcher = await page.locator('.bookchat-launcher').boundingBox();
+    const navbar = await page.locator('.navbar').boundingBox();
+    assert.ok(launcher.y >= navbar.y && launcher.y + launcher.height <= navbar.y + navbar.height, 'the launcher sits inside the navbar');
+    const overlaps = await page.evaluate(({x, y, width, height}) => {
+      // Anything interactive or textual of the navbar under the launcher?
+      const hits = [];
+      for (const el of document.querySelectorAll('.navbar__brand, .navbar__toggle, .navbar__items--right > *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width && r.height && r.left < x + width && r.right > x && r.top < y + height && r.bottom > y) hits.push(el.className);
+      }
+      return hits;
+    }, launcher);
+    assert.deepEqual(overlaps, [], 'the launcher does not cover navbar items');
+    await shot(page, 'phone-page.png');
+
+    await page.tap('.bookchat-launcher');
+    await page.waitForSelector('#bookchat-panel');
+    const panel = await page.locator('#bookchat-panel').boundingBox();
+    assert.deepEqual([panel.x, panel.y, panel.width, panel.height], [0, 0, 390, 844]);
+    await chooseScope(page, 'Whole book');
+    const {last} = await ask(page, 'How does a fast-forward merge work?');
+    await shot(page, 'phone-panel.png');
+    const link = last.locator('.bookchat-citation-link').first();
+    if (await link.count()) {
+      const href = await link.getAttribute('href');
+      await link.tap();
+      await page.waitForURL((u) => `${u.pathname}${u.hash}`.replace(/\/(#|$)/, '$1') === href.replace(/\/(#|$)/, '$1'));
+      assert.equal(await page.locator('#bookchat-panel').count(), 0, 'the panel steps aside after opening a source on a phone');
+      await shot(page, 'phone-citation-landing.png');
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('the widget causes no layout shift while loading, opening and answering', async () => {
+    const context = await stack.browser.newContext({viewport: {width: 1280, height: 900}});
+    await context.addInitScript(() => {
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+      }).observe({type: 'layout-shift', buffered: true});
+    });
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/docs/`);
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    await page.waitForSelector('.bookchat-launcher');
+    await openPanel(page);
+    await chooseScope(page, 'Whole book');
+    await ask(page, 'What is a commit?');
+    const total = await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0));
+    assert.ok(total < 0.01, `cumulative layout shift ${total}`);
+    await context.close();
+  });
+
+  test('keyboard: Enter opens, focus lands in the input, Shift+Enter adds a line, Esc closes', async () => {
+    const {page, context} = await openPage('/docs/');
+    await page.focus('.bookchat-launcher');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-input'));
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    assert.equal(await page.inputValue('.bookchat-input'), 'first line\nsecond line');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#bookchat-panel', {state: 'detached'});
+    await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-launcher'), null, {timeout: 2000});
+    await context.close();
+  });
+
+  test('the conversation reloads after a refresh and "New conversation" starts over', async () => {
+    const {page, context, errors} = await openPage('/docs/');
+    await openPanel(page);
+    await chooseScope(page, 'Whole book');
+    await ask(page, 'What does git stash do?');
+    await page.reload();
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    await openPanel(page);
+    await page.waitForSelector('.bookchat-msg-user:has-text("What does git stash do?")');
+    assert.ok((await page.locator('.bookchat-msg-assistant').count()) >= 1);
+    await page.click('button:has-text("New conversation")');
+    assert.equal(await page.locator('.bookchat-msg-user').count(), 0);
+    await page.reload();
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    await openPanel(page);
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('.bookchat-msg-user').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
