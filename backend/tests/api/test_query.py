@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 RESPONSE_FIELDS = {
     "answer",
     "status",
@@ -190,3 +192,16 @@ def test_unknown_conversation_ids_are_404_and_new_ids_are_unguessable(client: An
 def test_top_k_bounds_how_many_sections_are_cited(client: Any) -> None:
     body = _ask(client, question="How do I undo changes in Git?", top_k=1).json()
     assert len(body["citations"]) <= 1
+
+
+@pytest.mark.parametrize("question", ["Explain this passage.", "What does this mean?"])
+def test_generic_questions_about_a_selection_are_answered_from_it(
+    client: Any, question: str
+) -> None:
+    selection = (
+        "A branch in Git is simply a lightweight movable pointer to a commit. Creating a branch "
+        "is therefore almost free, which is why Git encourages branching often."
+    )
+    body = _ask(client, question=question, mode="selection", selection=selection).json()
+    assert body["status"] == "grounded"
+    assert "movable pointer" in body["answer"]

@@ -1,7 +1,7 @@
-"""Follow-up questions: when a question leans on the conversation, retrieve with its context.
+"""Questions that lean on their context: the conversation, or the passage a reader selected.
 
 "And what about tags?" retrieves nothing useful alone. When a question looks like it depends on
-earlier turns (it refers back, starts like a continuation, or has almost no content words), the
+earlier turns (it refers back, starts like a continuation, or names no topic at all), the
 retrieval query is the last questions of the conversation followed by this one. Deterministic:
 the same turns and question always give the same query.
 """
@@ -21,7 +21,8 @@ _REFERS_BACK = re.compile(
     r"way|command|step|kind|type|mode))\b",
     re.I,
 )
-_WORD = re.compile(r"[A-Za-z][\w.+-]*")
+# Inner dots and pluses stay (`core.editor`, `C++`); a sentence's final period does not.
+_WORD = re.compile(r"[A-Za-z][\w+-]*(?:\.[\w+-]+)*")
 _FUNCTION_WORDS = frozenset(
     (  # noqa: SIM905 - one readable paragraph beats eighty one-word lines
         "a an the and or but so of to in on for with by at from is are was were be been do does "
@@ -44,7 +45,7 @@ class PriorTurn(Protocol):
 def depends_on_context(question: str) -> bool:
     """True when the question probably cannot be understood without the earlier turns."""
     content = [w for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS]
-    return bool(_CONTINUATION.match(question) or _REFERS_BACK.search(question) or len(content) <= 2)
+    return bool(_CONTINUATION.match(question) or _REFERS_BACK.search(question) or not content)
 
 
 def contextual_query(question: str, turns: Sequence[PriorTurn]) -> str:
@@ -53,3 +54,19 @@ def contextual_query(question: str, turns: Sequence[PriorTurn]) -> str:
         return question
     earlier = [turn.question.strip() for turn in turns[-CONTEXT_TURNS:]]
     return " ".join([*earlier, question.strip()])
+
+
+_ABOUT_THE_PASSAGE = frozenset(
+    (  # noqa: SIM905 - one readable paragraph beats forty one-word lines
+        "explain explanation mean means meaning meant passage selection selected text paragraph "
+        "sentence part bit section summarize summarise summary simpler simply simple terms words "
+        "say saying says said clarify elaborate understand help plain english eli5 highlighted "
+        "this that it above here in on"
+    ).split()
+)
+
+
+def asks_about_the_passage(question: str) -> bool:
+    """True for "Explain this passage." or "What does this mean?": no topic of its own."""
+    words = [w.lower() for w in _WORD.findall(question)]
+    return not [w for w in words if w not in _FUNCTION_WORDS and w not in _ABOUT_THE_PASSAGE]

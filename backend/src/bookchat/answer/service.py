@@ -17,7 +17,7 @@ from bookchat.answer.candidates import passage_candidates, selection_candidates
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.confidence import confidence
 from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
-from bookchat.answer.followup import PriorTurn, contextual_query
+from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.answer.llm.book_search import book_search
 from bookchat.answer.llm.drafts import Draft, draft_for
 from bookchat.answer.llm.generator import LLMGenerator
@@ -240,12 +240,15 @@ class AnswerService:
     async def _selection(self, request: QueryRequest) -> Outcome:
         if not request.selection:
             raise MissingInput("selection", "selection")
-        candidates = selection_candidates(request.question, request.selection)
-        vector, matrix = await self._vectors.embed(
-            [c.text for c in candidates], question=request.question
-        )
+        # "Explain this passage" names no topic: the passage itself is what to explain, so its
+        # most central sentences answer it.
+        query = request.question
+        if asks_about_the_passage(query):
+            query = request.selection[:2000]
+        candidates = selection_candidates(query, request.selection)
+        vector, matrix = await self._vectors.embed([c.text for c in candidates], question=query)
         assert vector is not None  # a question was passed, so its row came back
-        scored = score_sentences(request.question, vector, candidates, matrix)
+        scored = score_sentences(query, vector, candidates, matrix)
         similarity = max((s.similarity for s in scored), default=0.0)
         source = selection_source(request.page, self._catalog.current, similarity)
         comp = compose(
