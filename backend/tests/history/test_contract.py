@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from tests.history.conftest import Backend
 
 from bookchat.history import (
     SELECTION_MAX_CHARS,
@@ -15,6 +14,7 @@ from bookchat.history import (
     MessageRecord,
     UnknownConversation,
 )
+from tests.history.conftest import Backend
 
 CITATION: dict[str, Any] = {
     "index": 1,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.history.conftest import Backend
-
 from bookchat.history.migrations import load_migrations
+from tests.history.conftest import Backend
 
 
 def test_both_dialects_ship_the_same_numbered_migrations() -> None:

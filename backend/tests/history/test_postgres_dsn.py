@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.history.conftest import Backend, settings_for
 
 from bookchat.history import open_conversation_store
 from bookchat.history.postgres_dsn import asyncpg_dsn
+from tests.history.conftest import Backend, settings_for
 
 
 def test_neon_urls_keep_tls_and_lose_channel_binding() -> None:

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from tests.history.conftest import Backend, admin_connection, settings_for
 
 from bookchat.history import (
     ConversationStore,
@@ -17,6 +16,7 @@ from bookchat.history import (
     open_conversation_store,
 )
 from bookchat.history.sqlite_store import FILE_NAME
+from tests.history.conftest import Backend, admin_connection, settings_for
 
 CLOSED_PORT = "postgresql://postgres@127.0.0.1:1/bookchat"
 MESSAGE = MessageRecord("q?", "book", "a.", "grounded", "extractive")

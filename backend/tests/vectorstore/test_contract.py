@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import pytest
 import qdrant_edge
-from tests.vectorstore.conftest import StoreKit, unit_vectors
 
 from bookchat.vectorstore.base import Point, SparseVector, VectorStore
+from tests.vectorstore.conftest import StoreKit, unit_vectors
 
 CHAPTERS = ("ch-a", "ch-b", "ch-c")
 BM25 = qdrant_edge.Bm25()

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 import qdrant_edge
-from tests.vectorstore.conftest import DIM, unit_vectors
 
 from bookchat.vectorstore.base import INDEXED_FIELDS, Point, StoreLocked, StoreUnavailable
 from bookchat.vectorstore.edge_store import EdgeStore
+from tests.vectorstore.conftest import DIM, unit_vectors
 
 COLLECTION = "book"
 
