@@ -8,6 +8,13 @@ points go in through the VectorStore interface, so the figures include our wrapp
 Usage (from the repo root):  backend/.venv/bin/python bench/scale.py [--engine edge|local|all]
 Prints one JSON object on stdout; progress goes to stderr. Each engine runs in its own child
 process so resident-memory figures are not mixed up between engines.
+
+End to end (edge, on by default; --no-e2e to skip): the largest store gets a catalog like
+ingest's (200 chapters and their pages), is closed, and `bookchat serve` is started on it (rate
+limit off). ~200 real SQuAD questions are asked over HTTP by one sequential client, in chapter
+mode then book mode: once on a server with the sentence-cache warm-up off (a cold first pass),
+once on a server whose /health reports the cache warm. Reports client wall time and the server's
+latency_ms (p50/p95), start-up time to healthy (the server reopens the store) and server RSS.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import os
 import platform
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -48,6 +56,14 @@ SEED = 20_261_121
 TARGETS = {"chapter_p95_ms": 5.0, "reopen_s": 2.0, "recall_at_5": 0.98}
 # Per latency measurement: stop early when a slow engine has used this much time (n is reported).
 MEASURE_BUDGET_S = 25.0
+# End to end (edge only, at the largest size): `bookchat serve` on the built store, asked real
+# SQuAD questions over HTTP by one sequential client.
+SQUAD_QUESTIONS = ROOT / "../shared/corpora/squad-dev10/questions.jsonl"
+BOOKCHAT = Path(sys.executable).parent / "bookchat"
+E2E_QUESTIONS = 200
+E2E_TARGETS = {"chapter_p95_ms": 50.0}
+HEALTHY_CAP_S = 180.0
+WARM_CAP_S = 420.0
 
 Json = dict[str, Any]
 
@@ -195,9 +211,10 @@ class Library:
 # ---------------------------------------------------------------------------- measuring
 
 
-def _memory() -> Json:
+def _memory(pid: int | str = "self") -> Json:
+    """Resident and peak resident memory of this process (or of process `pid`), in MiB."""
     fields = {}
-    with open("/proc/self/status", encoding="ascii") as fh:
+    with open(f"/proc/{pid}/status", encoding="ascii") as fh:
         for line in fh:
             key, _, value = line.partition(":")
             if key in ("VmRSS", "VmHWM"):
@@ -286,6 +303,266 @@ def measure(store: Any, lib: Library, n: int) -> Json:
     }
 
 
+# ---------------------------------------------------------------------------- end to end
+
+
+def _catalog(n: int) -> Json:
+    """A catalog shaped like ingest's for the first n synthetic chunks: chapters and pages."""
+    from bookchat.retrieval.embedder import MODEL_NAME
+
+    docs = -(-n // DOC_CHUNKS)
+    chapters = []
+    for part in range(CHAPTERS):  # chunk i's chapter is the part of its document (see payload)
+        pages = [
+            {
+                "path": f"docs/part-{part:03d}/doc-{doc:05d}.md",
+                "doc_id": f"part-{part:03d}/doc-{doc:05d}",
+                "title": f"Document {doc}",
+                "url": f"/docs/part-{part:03d}/doc-{doc:05d}",
+            }
+            for doc in range(part, docs, CHAPTERS)
+        ]
+        if pages:
+            key = Library.chapter(part * DOC_CHUNKS)
+            chapters.append(
+                {"key": key, "title": f"Part {part}", "url": pages[0]["url"], "pages": pages}
+            )
+    return {
+        "corpus_version": hashlib.sha256(f"scale-{SEED}-{n}".encode()).hexdigest()[:16],
+        "indexed_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+        "chunks": n,
+        "embedding_model": MODEL_NAME,
+        "chapters": chapters,
+    }
+
+
+def _questions(lib: Library, n: int) -> list[tuple[str, str]]:
+    """(question, chapter) for E2E_QUESTIONS SQuAD questions whose paragraph is in the library.
+
+    The chapter is the one holding a synthetic chunk made mostly of that paragraph: a reader
+    asking about what they read. Questions SQuAD marks unanswerable are kept (they abstain, and a
+    chapter abstention also searches the whole book for a suggestion, as in production).
+    """
+    first_words = {}
+    for k, text in enumerate(lib.chunks):
+        first_words.setdefault(" ".join(text.split()[:12]), k)
+    home: dict[int, int] = {}
+    for i in range(n - 1, -1, -1):
+        home[int(lib.source[i])] = i
+    if not SQUAD_QUESTIONS.is_file():
+        raise RuntimeError(f"questions not found: {SQUAD_QUESTIONS.resolve()}")
+    rows = [json.loads(line) for line in SQUAD_QUESTIONS.open(encoding="utf-8")]
+    found = []
+    for row in rows:
+        k = first_words.get(" ".join(row["selected_text"].split()[:12]))
+        if k is not None and k in home:
+            found.append((row["question"], lib.chapter(home[k])))
+    if not found:
+        raise RuntimeError(f"no question of {SQUAD_QUESTIONS} matches the library's paragraphs")
+    keep = np.linspace(0, len(found) - 1, min(E2E_QUESTIONS, len(found))).round().astype(int)
+    return [found[i] for i in keep]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _summary(values: Sequence[float]) -> Json:
+    ms = np.asarray(values, dtype=float)
+    if ms.size == 0:
+        return {"n": 0}
+    return {
+        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+        "p95_ms": round(float(np.percentile(ms, 95)), 2),
+        "max_ms": round(float(ms.max()), 2),
+        "n": int(ms.size),
+    }
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+class _Server:
+    """`bookchat serve` on the data folder as a child process; always stopped by `stop`."""
+
+    def __init__(self, data_dir: Path, collection: str, *, warm: bool) -> None:
+        self.log = data_dir / f"serve-{'warm' if warm else 'cold'}.log"
+        env = dict(os.environ)
+        for name in ("QDRANT_URL", "REDIS_URL", "DATABASE_URL", "OPENAI_API_KEY"):
+            env.pop(name, None)  # the embedded store, no rate-limit store, extractive answers
+        env.update(
+            BOOKCHAT_DATA_DIR=str(data_dir),
+            BOOKCHAT_COLLECTION=collection,
+            BOOKCHAT_EMBEDDED_ENGINE="edge",
+            BOOKCHAT_RATE_LIMIT="off",
+            BOOKCHAT_GENERATOR="extractive",
+            BOOKCHAT_LOG_LEVEL="WARNING",
+            BOOKCHAT_WARM_SENTENCE_CACHE="true" if warm else "false",
+        )
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        cmd = [str(BOOKCHAT), "serve", "--host", "127.0.0.1", "--port", str(port)]
+        with self.log.open("wb") as out:
+            # cwd: the data folder, so no stray .env changes the settings under test
+            self.proc = subprocess.Popen(
+                cmd, env=env, cwd=data_dir, stdout=out, stderr=subprocess.STDOUT
+            )
+
+    def wait_healthy(self, cap_s: float) -> float:
+        """Seconds from start until /health answers 200 (store reopened, model loaded)."""
+        import httpx
+
+        started = time.perf_counter()
+        while time.perf_counter() - started < cap_s:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"bookchat serve exited ({self.proc.returncode}):\n{_tail(self.log)}"
+                )
+            try:
+                if httpx.get(f"{self.url}/health", timeout=5, trust_env=False).status_code == 200:
+                    return time.perf_counter() - started
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"bookchat serve not healthy after {cap_s:.0f} s:\n{_tail(self.log)}")
+
+    def cache_state(self) -> str:
+        import httpx
+
+        return str(
+            httpx.get(f"{self.url}/health", timeout=10, trust_env=False)
+            .json()
+            .get("sentence_cache")
+        )
+
+    def memory(self) -> Json:
+        return _memory(self.proc.pid)
+
+    def cpu_s(self) -> float:
+        """CPU seconds the server has used (user + system): unlike wall time, not inflated by
+        other work on the machine."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
+
+
+def _ask_all(url: str, bodies: list[Json]) -> Json:
+    """POST each body in turn (1 client, keep-alive): client wall time and server latency_ms."""
+    import httpx
+
+    wall: list[float] = []
+    server: list[float] = []
+    statuses: dict[str, int] = {}
+    errors: list[str] = []
+    with httpx.Client(timeout=60, trust_env=False) as client:
+        for body in bodies:
+            t0 = time.perf_counter()
+            response = client.post(f"{url}/api/query", json=body)
+            elapsed = (time.perf_counter() - t0) * 1000
+            if response.status_code != 200:
+                errors.append(f"{response.status_code}: {response.text[:200]}")
+                continue
+            data = response.json()
+            wall.append(elapsed)
+            server.append(float(data["latency_ms"]))
+            statuses[str(data["status"])] = statuses.get(str(data["status"]), 0) + 1
+    out: Json = {
+        "client_wall": _summary(wall),
+        "server_latency": _summary(server),
+        "first_request_ms": round(wall[0], 2) if wall else None,
+        "statuses": statuses,
+    }
+    if len(wall) >= 100:  # a cold cache fills as questions arrive: compare the two halves
+        half = len(wall) // 2
+        out["client_wall_p95_first_half_ms"] = _summary(wall[:half])["p95_ms"]
+        out["client_wall_p95_second_half_ms"] = _summary(wall[half:])["p95_ms"]
+    if errors:
+        out["errors"] = {"count": len(errors), "first": errors[0]}
+    return out
+
+
+def _server_run(
+    data_dir: Path, collection: str, bodies: dict[str, list[Json]], *, warm: bool, warm_cap_s: float
+) -> Json:
+    """One server start: start-up, (warm-up), then each mode's questions once, in order."""
+    kind = "warm" if warm else "cold"
+    log(f"e2e {kind}: starting bookchat serve")
+    server = _Server(data_dir, collection, warm=warm)
+    try:
+        out: Json = {"startup_to_healthy_s": round(server.wait_healthy(HEALTHY_CAP_S), 2)}
+        out["server_memory_after_start"] = server.memory()
+        out["sentence_cache_at_start"] = server.cache_state()
+        if warm:
+            started = time.perf_counter()
+            state = out["sentence_cache_at_start"]
+            while state != "warm" and time.perf_counter() - started < warm_cap_s:
+                time.sleep(0.5)
+                state = server.cache_state()
+            waited = round(time.perf_counter() - started, 1)
+            out["warm_up"] = {
+                "reached_warm": state == "warm",
+                "waited_s": waited,
+                "cap_s": warm_cap_s,
+            }
+            out["server_memory_after_warm_up"] = server.memory()
+            log(f"e2e warm: sentence cache {state} after {waited} s")
+        out["load_avg_1m_before_queries"] = round(os.getloadavg()[0], 2)
+        for mode, mode_bodies in bodies.items():
+            cpu = server.cpu_s()
+            out[mode] = _ask_all(server.url, mode_bodies)
+            cpu_ms = (server.cpu_s() - cpu) * 1000 / max(1, len(mode_bodies))
+            out[mode]["server_cpu_ms_per_request"] = round(cpu_ms, 2)
+            out[mode]["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
+            log(f"e2e {kind} {mode}: {json.dumps(out[mode])}")
+        out["sentence_cache_at_end"] = server.cache_state()
+        out["server_memory_at_end"] = server.memory()
+        return out
+    finally:
+        server.stop()
+
+
+def run_e2e(data_dir: Path, collection: str, lib: Library, n: int, warm_cap_s: float) -> Json:
+    """`POST /api/query` latency through `bookchat serve` on the closed n-point store."""
+    questions = _questions(lib, n)
+    bodies = {
+        # chapter first: on the cold server it meets the emptiest sentence cache
+        "chapter": [{"question": q, "mode": "chapter", "chapter": c} for q, c in questions],
+        "book": [{"question": q} for q, _ in questions],
+    }
+    out: Json = {
+        "points": n,
+        "questions": len(questions),
+        "question_source": str(SQUAD_QUESTIONS.resolve().relative_to(ROOT.parent)),
+        "clients": 1,
+        "order": "all chapter-mode questions, then the same questions in book mode",
+    }
+    out["cold"] = _server_run(data_dir, collection, bodies, warm=False, warm_cap_s=warm_cap_s)
+    out["warm"] = _server_run(data_dir, collection, bodies, warm=True, warm_cap_s=warm_cap_s)
+    target = E2E_TARGETS["chapter_p95_ms"]
+    out["target_chapter_p95_ms"] = target
+    for kind in ("cold", "warm"):
+        wall = out[kind]["chapter"]["client_wall"]
+        errors = out[kind]["chapter"].get("errors")
+        out[f"meets_target_{kind}"] = bool(
+            wall.get("n") and not errors and wall["p95_ms"] <= target
+        )
+    return out
+
+
 # ---------------------------------------------------------------------------- one engine
 
 
@@ -299,8 +576,14 @@ def _opener(engine: str, folder: Path) -> Callable[[], Any]:
     return lambda: QdrantClientStore.open_local(folder, "bench", DIM)
 
 
-def run_engine(engine: str, sizes: list[int], budget_s: float) -> Json:
-    """Load the library into one engine in batches, measuring at each size in `sizes`."""
+def run_engine(
+    engine: str, sizes: list[int], budget_s: float, *, e2e: bool = False, warm_cap_s: float = 0
+) -> Json:
+    """Load the library into one engine in batches, measuring at each size in `sizes`.
+
+    With `e2e` (edge only), the largest store also gets a catalog and is then served by
+    `bookchat serve` for the HTTP measurement (see run_e2e).
+    """
     chunks = load_chunks()
     real, _ = real_vectors(chunks)
     lib = Library(chunks, real, max(sizes))
@@ -349,6 +632,16 @@ def run_engine(engine: str, sizes: list[int], budget_s: float) -> Json:
                 )
                 log(f"{engine}: {result['note']}")
                 break
+        if e2e and engine == "edge" and loaded == max(sizes):
+            store.write_catalog(_catalog(loaded))
+            store.close()  # the server must own the folder lock
+            try:
+                result["e2e"] = run_e2e(tmp, "bench", lib, loaded, warm_cap_s)
+            except Exception as exc:  # keep the store-level figures; say what went wrong
+                log(f"e2e failed: {exc}")
+                result["e2e"] = {"error": f"{type(exc).__name__}: {exc}"}
+        elif e2e:
+            result["e2e"] = {"skipped": "end to end runs only for edge at the largest size"}
     finally:
         store.close()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -379,11 +672,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--budget-s", type=float, default=600.0, help="per engine; skip a size that would overrun"
     )
+    parser.add_argument(
+        "--e2e",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="edge only: also measure POST /api/query through `bookchat serve` at the largest size",
+    )
+    parser.add_argument(
+        "--warm-cap-s", type=float, default=WARM_CAP_S, help="e2e: longest wait for a warm cache"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     if args.child:
-        print(json.dumps(run_engine(args.engine, sizes, args.budget_s)))
+        result = run_engine(
+            args.engine, sizes, args.budget_s, e2e=args.e2e, warm_cap_s=args.warm_cap_s
+        )
+        print(json.dumps(result))
         return
     started = time.perf_counter()
     chunks = load_chunks()
@@ -403,6 +708,7 @@ def main(argv: list[str] | None = None) -> None:
         },
         "queries": {"count": QUERIES, "limit": LIMIT, "kind": "real vectors + small noise"},
         "targets_at_50k": TARGETS,
+        "e2e_targets_at_50k": E2E_TARGETS if args.e2e and "edge" in engines else None,
         "machine": {
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
@@ -414,7 +720,8 @@ def main(argv: list[str] | None = None) -> None:
     for engine in engines:
         log(f"running {engine}")
         cmd = [sys.executable, __file__, "--child", "--engine", engine, "--sizes", args.sizes]
-        cmd += ["--budget-s", str(args.budget_s)]
+        cmd += ["--budget-s", str(args.budget_s), "--warm-cap-s", str(args.warm_cap_s)]
+        cmd += ["--e2e" if args.e2e and engine == "edge" else "--no-e2e"]
         done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False)
         if done.returncode != 0:
             report["engines"][engine] = {"error": f"exited with {done.returncode}"}

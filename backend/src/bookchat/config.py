@@ -47,7 +47,9 @@ class Settings(BaseSettings):
     embed_threads: int = Field(default=1, ge=1, le=64, alias="BOOKCHAT_EMBED_THREADS")
 
     # Retrieval and answering.
-    hybrid: bool = Field(default=False, alias="BOOKCHAT_HYBRID")
+    # Dense + BM25 (RRF): higher gold-section recall on both evaluation sets (decisions.md,
+    # "Evaluation and quality").
+    hybrid: bool = Field(default=True, alias="BOOKCHAT_HYBRID")
     candidates: int = Field(default=20, ge=1, le=100, alias="BOOKCHAT_CANDIDATES")
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     min_support: float = Field(default=0.45, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
@@ -55,6 +57,10 @@ class Settings(BaseSettings):
     # Embed every indexed sentence in the background at start-up and after each ingest, so the
     # first questions do not pay for it (see decisions.md, "Retrieval and abstention thresholds").
     warm_sentence_cache: bool = Field(default=True, alias="BOOKCHAT_WARM_SENTENCE_CACHE")
+    # Sentence vectors kept in memory (~1.5 KB each): 50,000 is ~77 MB and covers a large book.
+    sentence_cache_size: int = Field(
+        default=50_000, ge=1_000, le=2_000_000, alias="BOOKCHAT_SENTENCE_CACHE_SIZE"
+    )
 
     # Generator.
     generator: Literal["extractive", "llm", "auto"] = Field(
@@ -65,6 +71,11 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, alias="BOOKCHAT_LLM_MODEL")
     llm_timeout_s: float = Field(default=30.0, gt=0, le=600, alias="BOOKCHAT_LLM_TIMEOUT")
     llm_tracing: bool = Field(default=False, alias="BOOKCHAT_LLM_TRACING")
+    # Below this cosine with its cited source a generated sentence is reported as unsupported
+    # (calibrated on the sample book, see decisions.md "LLM answers").
+    llm_min_sentence_support: float = Field(
+        default=0.55, ge=-1.0, le=1.0, alias="BOOKCHAT_LLM_MIN_SENTENCE_SUPPORT"
+    )
 
     # Conversations.
     database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")

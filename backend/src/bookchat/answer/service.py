@@ -77,7 +77,7 @@ class AnswerService:
         self._catalog = catalog
         self._store = store
         self._retriever = Retriever(store, hybrid=settings.hybrid)
-        self._vectors = SentenceVectors(embedder)
+        self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
