@@ -33,9 +33,9 @@ test-python: setup-python
 test-web: setup
 	@scripts/web.sh test
 
-## eval: the sample-book evaluation with its release gate
+## eval: the sample-book evaluation and its release gate (fresh temp index; rows in bench/results/)
 eval: setup-python
-	$(BOOKCHAT) eval --fixtures backend/evals/sample-book.jsonl --docs website/docs --gate backend/evals/gates.toml
+	@scripts/eval-gate.sh
 
 ## eval-shared: squad-dev10 and robotics-textbook evaluations (needs ../shared), rows in bench/results/
 eval-shared: setup-python
@@ -46,6 +46,7 @@ bench: setup-python
 	$(VENV)/bin/python bench/ingest.py
 	$(VENV)/bin/python bench/query.py
 	$(VENV)/bin/python bench/scale.py
+	$(VENV)/bin/python bench/history.py
 
 clean:
 	rm -rf data website/build website/.docusaurus

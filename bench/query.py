@@ -7,6 +7,11 @@ Server-side latency is the response's `latency_ms`; the floor is the bare time t
 questions with the same Embedder in this process.
 
     backend/.venv/bin/python bench/query.py [--questions 60]
+    backend/.venv/bin/python bench/query.py --generator llm [--rounds 3]
+    backend/.venv/bin/python bench/query.py --history [--rounds 3]
+
+`--generator llm` measures bookchat's own overhead around a generated answer instead, against
+the scripted model server (see bench/llm_overhead.py).
 """
 
 from __future__ import annotations
@@ -66,12 +71,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _env(data_dir: Path) -> dict[str, str]:
+def _env(data_dir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         BOOKCHAT_DATA_DIR=str(data_dir), BOOKCHAT_RATE_LIMIT="off", BOOKCHAT_LOG_LEVEL="WARNING"
     )
-    env.pop("REDIS_URL", None)
+    # The benchmark measures the embedded defaults unless told otherwise: a developer's services
+    # or model in the environment must not leak in.
+    for name in ("REDIS_URL", "DATABASE_URL", "QDRANT_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(name, None)
+    env.update(extra or {})
     return env
 
 
@@ -118,11 +127,14 @@ def _run(
     return [r[0] for r in results], [r[1] for r in results], wall
 
 
-def _serve(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(
+    data_dir: Path, extra: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     proc = subprocess.Popen(
         [str(BOOKCHAT), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=_env(data_dir),
+        env=_env(data_dir, extra),
+        cwd=data_dir,  # no stray .env from the caller's folder
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -213,11 +225,147 @@ def _by_path(chapters: dict[str, Any], path: str) -> str:
     return path
 
 
+def _ingest(data: Path) -> None:
+    subprocess.run(
+        [str(BOOKCHAT), "ingest", "--docs", str(SAMPLE), "--json"],
+        env=_env(data),
+        check=True,
+        capture_output=True,
+    )
+
+
+def _bench_llm(rounds: int) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from llm_overhead import measure
+
+    questions = [q for q, _ in SAMPLE_QUESTIONS]
+    results = measure(questions, rounds, _serve, _ingest, _percentiles)
+    results["cpu_count"] = os.cpu_count()
+    print(json.dumps(results, indent=2))
+    return 0
+
+
+def _postgres_database() -> str | None:
+    """A fresh database on the local Postgres (its URL), or None when there is none."""
+    name = f"bookchat_bench_{os.getpid()}_{int(time.time())}"
+    made = subprocess.run(
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-d",
+            "postgres",
+            "-c",
+            f"CREATE DATABASE {name}",
+        ],
+        capture_output=True,
+        check=False,
+    )
+    return f"postgresql://postgres@127.0.0.1:5432/{name}" if made.returncode == 0 else None
+
+
+def _drop_postgres_database(url: str) -> None:
+    name = url.rsplit("/", 1)[1]
+    subprocess.run(
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-d",
+            "postgres",
+            "-c",
+            f"DROP DATABASE {name}",
+        ],
+        capture_output=True,
+        check=False,
+    )
+
+
+def _conversation_round_trips(url: str, rounds: int) -> tuple[list[float], list[float]]:
+    """Server latency and round trip of questions asked in conversations of five turns."""
+    server: list[float] = []
+    trips: list[float] = []
+    with httpx.Client(timeout=60) as client:
+        for _ in range(rounds):
+            conversation = None
+            for number, (question, _) in enumerate(SAMPLE_QUESTIONS):
+                body: dict[str, Any] = {"question": question}
+                if conversation and number % 5:
+                    body["conversation_id"] = conversation
+                started = time.perf_counter()
+                response = client.post(f"{url}/api/query", json=body)
+                response.raise_for_status()
+                trips.append((time.perf_counter() - started) * 1000)
+                data = response.json()
+                server.append(float(data["latency_ms"]))
+                conversation = data["conversation_id"]
+    return server, trips
+
+
+def _bench_history(rounds: int) -> int:
+    """What saving conversations adds per query: SQLite (default) against Postgres."""
+    out: dict[str, Any] = {"questions_per_backend": rounds * len(SAMPLE_QUESTIONS)}
+    with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
+        data = Path(tmp)
+        _ingest(data)
+        postgres = _postgres_database()
+        backends: dict[str, dict[str, str] | None] = {"sqlite": {}, "postgres": None}
+        if postgres:
+            backends["postgres"] = {"DATABASE_URL": postgres}
+        try:
+            for name, extra in backends.items():
+                if extra is None:
+                    out[name] = "unavailable (no local Postgres)"
+                    continue
+                proc, url = _serve(data, extra)
+                try:
+                    while (
+                        httpx.get(f"{url}/health", timeout=10).json()["sentence_cache"] == "warming"
+                    ):
+                        time.sleep(0.2)
+                    _conversation_round_trips(url, 1)  # warm: connections, caches
+                    server, trips = _conversation_round_trips(url, rounds)
+                finally:
+                    proc.terminate()
+                    proc.wait(timeout=30)
+                # Round trip minus the answer itself: HTTP, conversation lookups and the save.
+                extra_ms = [t - s for t, s in zip(trips, server, strict=True)]
+                out[name] = {
+                    "server_answer_ms": _percentiles(server),
+                    "round_trip_ms": _percentiles(trips),
+                    "round_trip_minus_answer_ms": _percentiles(extra_ms),
+                }
+        finally:
+            if postgres:
+                _drop_postgres_database(postgres)
+    if isinstance(out.get("postgres"), dict):
+        out["postgres_minus_sqlite_p50_ms"] = round(
+            out["postgres"]["round_trip_minus_answer_ms"]["p50"]
+            - out["sqlite"]["round_trip_minus_answer_ms"]["p50"],
+            2,
+        )
+    print(json.dumps(out, indent=2))
+    return 0
+
+
 def main() -> int:
     """Run the benchmark and print its JSON."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--questions", type=int, default=60, help="squad questions per mode")
+    parser.add_argument("--generator", choices=["extractive", "llm"], default="extractive")
+    parser.add_argument("--rounds", type=int, default=3, help="passes over the questions")
+    parser.add_argument(
+        "--history", action="store_true", help="what saving conversations adds: SQLite vs Postgres"
+    )
     args = parser.parse_args()
+    if args.history:
+        return _bench_history(args.rounds)
+    if args.generator == "llm":
+        return _bench_llm(args.rounds)
     squad_book, squad_selections = _squad_questions(args.questions)
     results: dict[str, Any] = {
         "sample_book": _bench_corpus(
