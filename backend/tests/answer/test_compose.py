@@ -66,3 +66,18 @@ def test_word_budget_is_respected_and_a_long_best_sentence_is_clipped() -> None:
     assert result is not None
     assert len(result.answer.split()) <= 20 + 2  # the clip mark and the [n] marker
     assert result.answer.endswith("… [1]")
+
+
+def test_a_sentence_ending_in_a_colon_brings_the_items_it_introduces() -> None:
+    scored = [
+        _scored("The widely used **50/72 rule**:", 0, 0, 0.8),
+        _scored("keep the subject line to about 50 characters", 0, 1, 0.2),
+        _scored("wrap the body at 72 characters", 0, 2, 0.1),
+        _scored("Unrelated closing remark here.", 0, 4, 0.1),
+    ]
+    result = compose(scored, SOURCES, min_support=0.45, max_words=120)
+    assert result is not None
+    assert result.answer == (
+        "The widely used **50/72 rule**: keep the subject line to about 50 characters "
+        "wrap the body at 72 characters [1]"
+    )

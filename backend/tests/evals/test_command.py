@@ -43,6 +43,7 @@ def _row(**fields: Any) -> dict[str, Any]:
         "expected_status": "grounded",
         "expected_sources": [],
         "expected_answer_contains": [],
+        "dataset_version": "test-v1",
     }
     return {**base, **fields}
 
@@ -76,7 +77,16 @@ ROWS = [
         question="What do wombats dig burrows with?",
         mode="selection",
         selection="Wombats dig long burrows with their strong front claws.",
+        expected_sources=[{"path": "01-wombats.md", "section": "Burrows"}],
         expected_answer_contains=["claws"],
+    ),
+    _row(
+        id="5",
+        slice="follow-up",
+        question="And what do they dig them with?",
+        history=[{"question": "Where do wombats sleep during the day?", "answer": "Burrows."}],
+        expected_sources=[{"path": "01-wombats.md", "section": "Burrows"}],
+        expected_answer_contains=["front claws"],
     ),
 ]
 
@@ -106,8 +116,9 @@ def test_eval_ingests_the_docs_and_prints_metrics_per_slice(
         "book/off-topic",
         "chapter/answerable",
         "selection/answerable",
+        "follow-up",
     ]
-    assert summary["all"]["rows"] == 4
+    assert summary["all"]["rows"] == 5
     assert summary["all"]["errors"] == 0
     assert slices["book/answerable"]["recall_at_1"] == 1.0
     assert slices["book/answerable"]["answer_contains"] == 1.0
@@ -127,15 +138,30 @@ def test_slice_and_limit_select_rows(
     assert list(summary["slices"]) == ["book/off-topic"]
 
 
-@pytest.mark.parametrize(
-    "flag", [["--out", "rows.jsonl"], ["--gate", "g.toml"], ["--compare", "a", "b"]]
-)
-def test_later_options_say_not_implemented_and_exit_2(
-    flag: list[str], make_settings: Any, capsys: pytest.CaptureFixture[str]
+def test_out_and_summary_write_judged_rows_and_figures(
+    book: tuple[Path, Path], make_settings: Any, tmp_path: Path
 ) -> None:
-    args = build_parser().parse_args(["eval", "--fixtures", "f.jsonl", *flag])
-    assert run_eval_command(make_settings(), args) == 2
-    assert "not implemented yet" in capsys.readouterr().err
+    docs, fixtures = book
+    out, summary_file = tmp_path / "res" / "rows.jsonl", tmp_path / "res" / "summary.json"
+    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs)]
+    argv += ["--out", str(out), "--summary", str(summary_file)]
+    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 0
+    rows = {r["fixture_id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert list(rows) == ["1", "2", "3", "4", "5"]
+    first = rows["1"]
+    assert first["retrieved_sources"][0] == {"path": "01-wombats.md", "section": "Droppings"}
+    assert first["cited_sources"][0] == {"path": "01-wombats.md", "section": "Droppings"}
+    assert first["passed"] and first["generator"] == "extractive"
+    assert first["dataset_version"] == "test-v1"
+    assert first["corpus_version"] and "+" in first["run_version"]
+    assert rows["2"]["actual_status"] == "abstained" and rows["2"]["citation_ok"]
+    # The selection is cited by the page it was selected on, as the widget would send it.
+    assert rows["4"]["cited_sources"] == [{"path": "01-wombats.md", "section": ""}]
+    assert rows["4"]["citation_ok"] and rows["4"]["retrieved_sources"] == []
+    assert rows["5"]["passed"], rows["5"]
+    summary = json.loads(summary_file.read_text())
+    assert summary["all"]["pass_rate"] == 1.0
+    assert summary["slices"]["follow-up"]["recall_at_1"] == 1.0
 
 
 def test_missing_fixture_file_is_a_usage_error(

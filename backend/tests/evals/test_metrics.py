@@ -1,38 +1,70 @@
-"""Metric arithmetic on hand-made row results."""
+"""Metric arithmetic on hand-made rows."""
 
 from __future__ import annotations
 
-from bookchat.evals.fixtures import Fixture
+from bookchat.evals.judge import citation_ok, content_ok, gold_rank
 from bookchat.evals.metrics import summarise
-from bookchat.evals.runner import RowResult
+from tests.evals.factory import GOLD, OTHER, abstained, failed, row
 
 
-def _fixture(slice_: str, expected: str, sources: bool = True) -> Fixture:
-    return Fixture(
-        id="x",
-        slice=slice_,
-        question="q",
-        mode="book",
-        expected_status=expected,
-        expected_sources=[("a.md", "A")] if sources else [],
-        expected_answer_contains=["yes"],
-    )
-
-
-def test_recall_mrr_and_status_accuracy() -> None:
+def test_recall_and_mrr_use_the_retrieved_ranking_not_the_citations() -> None:
     rows = [
-        RowResult(_fixture("s", "grounded"), "grounded", 1, True, 10.0, 0.9),
-        RowResult(_fixture("s", "grounded"), "grounded", 2, False, 20.0, 0.6),
-        RowResult(_fixture("s", "grounded"), "abstained", None, False, 30.0, 0.2),
-        RowResult(_fixture("t", "abstained", sources=False), "abstained", None, None, 5.0, 0.1),
+        row("1", latency_ms=10.0),
+        row("2", retrieved_sources=[OTHER, GOLD], cited_sources=[OTHER], latency_ms=20.0),
+        failed("3", retrieved_sources=[OTHER], latency_ms=30.0),
     ]
-    summary = summarise(rows)
-    s = summary["slices"]["s"]
-    assert s["status_accuracy"] == round(2 / 3, 4)
+    s = summarise(rows)["slices"]["book/answerable"]
     assert s["recall_at_1"] == round(1 / 3, 4)
     assert s["recall_at_5"] == round(2 / 3, 4)
     assert s["mrr"] == round((1 + 0.5) / 3, 4)
-    assert s["answer_contains"] == round(1 / 3, 4)
+    assert s["citation_precision"] == 0.5
     assert s["latency_ms_p50"] == 20.0
-    assert summary["slices"]["t"]["recall_at_1"] is None
-    assert summary["all"]["rows"] == 4
+
+
+def test_pass_rate_status_and_containment() -> None:
+    rows = [row("1"), row("2", content_ok=False, passed=False), failed("3")]
+    s = summarise(rows)["slices"]["book/answerable"]
+    assert s["pass_rate"] == round(1 / 3, 4)
+    assert s["status_accuracy"] == round(2 / 3, 4)
+    assert s["answer_contains"] == round(1 / 3, 4)
+
+
+def test_abstention_precision_and_recall_over_expected_and_actual() -> None:
+    rows = [
+        abstained("o1"),
+        abstained("o2", actual_status="grounded", status_ok=False, passed=False),
+        failed("a1"),
+        row("a2"),
+    ]
+    summary = summarise(rows)
+    overall = summary["all"]
+    assert overall["abstention_recall"] == 0.5  # o1 of o1, o2
+    assert overall["abstention_precision"] == 0.5  # o1 of o1, a1
+    off_topic = summary["slices"]["book/off-topic"]
+    assert off_topic["recall_at_1"] is None
+    assert off_topic["answer_contains"] is None
+
+
+def test_selection_rows_have_no_retrieval_figures() -> None:
+    rows = [row("s1", "selection/answerable", mode="selection", retrieved_sources=[])]
+    s = summarise(rows)["slices"]["selection/answerable"]
+    assert s["recall_at_5"] is None
+    assert s["pass_rate"] == 1.0
+
+
+def test_mixed_versions_are_listed_not_hidden() -> None:
+    summary = summarise([row("1"), row("2", corpus_version="corpus2")])
+    assert summary["corpus_version"] == ["corpus1", "corpus2"]
+    assert summary["dataset_version"] == "v1"
+
+
+def test_judging_citations_and_content() -> None:
+    page_only = {"path": "a.md", "section": ""}
+    assert citation_ok("grounded", [page_only], [GOLD])  # a selection is cited by its page
+    assert not citation_ok("grounded", [OTHER], [GOLD])
+    assert citation_ok("abstained", [], [GOLD])
+    assert not citation_ok("abstained", [GOLD], [])
+    assert gold_rank([OTHER, GOLD], [GOLD]) == 2
+    assert content_ok("Use --Force-With-Lease.", ["--force-with-lease"])
+    assert content_ok("anything", [])
+    assert not content_ok("nothing here", ["lease"])

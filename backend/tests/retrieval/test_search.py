@@ -6,6 +6,7 @@ import pytest
 
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
+from bookchat.retrieval.sparse import sparse_query
 from bookchat.vectorstore import VectorStore
 
 QUESTION = "How do I resolve a merge conflict?"
@@ -45,3 +46,15 @@ def test_hybrid_search_scores_are_the_dense_cosines(
         assert hit.score == pytest.approx(dense[hit.chunk_id], abs=1e-4)
         if chapter:
             assert hit.payload["chapter"] == chapter
+
+
+def test_hybrid_search_returns_the_limit_in_fused_order_with_ties_broken_by_cosine(
+    book_store: VectorStore, embedder: Embedder
+) -> None:
+    vector = _vector(embedder)
+    hits = Retriever(book_store, hybrid=True).search(QUESTION, vector, limit=5)
+    fused = book_store.hybrid_search(vector, sparse_query(QUESTION), limit=10)
+    rrf = {h.chunk_id: round(h.score, 9) for h in fused}
+    assert len(hits) == 5
+    keys = [(-rrf[h.chunk_id], -h.score) for h in hits]
+    assert keys == sorted(keys)

@@ -12,16 +12,19 @@ MAX_CANDIDATES = 30
 MAX_SELECTION_CANDIDATES = 40
 
 
-def passage_candidates(texts: Sequence[str]) -> list[Candidate]:
+def passage_candidates(
+    texts: Sequence[str], headings: Sequence[str] | None = None
+) -> list[Candidate]:
     """Sentences of the passages, best passage first, duplicates (chunk overlap) dropped."""
     seen: set[str] = set()
     out: list[Candidate] = []
     for source, text in enumerate(texts):
+        heading = headings[source] if headings else ""
         for position, sentence in enumerate(split_sentences(text)):
             if sentence in seen:
                 continue
             seen.add(sentence)
-            out.append(Candidate(sentence, source, position))
+            out.append(Candidate(sentence, source, position, heading))
             if len(out) >= MAX_CANDIDATES:
                 return out
     return out

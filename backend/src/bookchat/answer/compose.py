@@ -12,6 +12,9 @@ from bookchat.answer.support import Scored
 # Sentences close to the best one also go in, so an answer spread over two sentences survives.
 SUPPORT_MARGIN = 0.08
 MAX_SENTENCES = 3
+# A chosen sentence ending in ":" introduces a list or table whose items hold the answer
+# ("The widely used 50/72 rule:"); this many of the items that follow it come along.
+FOLLOW_ITEMS = 3
 EXCERPT_CHARS = 400
 
 
@@ -69,7 +72,28 @@ def _choose(scored: Sequence[Scored], min_support: float, max_words: int) -> lis
         if _words(s.candidate.text) <= budget:
             chosen.append(s)
             budget -= _words(s.candidate.text)
+    chosen += _introduced(scored, chosen, budget)
     return sorted(chosen, key=lambda s: (s.candidate.source, s.candidate.position))
+
+
+def _introduced(scored: Sequence[Scored], chosen: list[Scored], budget: int) -> list[Scored]:
+    """The items that chosen sentences ending in a colon introduce, within the word budget."""
+    at = {(s.candidate.source, s.candidate.position): s for s in scored}
+    taken = {(s.candidate.source, s.candidate.position) for s in chosen}
+    extra: list[Scored] = []
+    for s in chosen:
+        if not s.candidate.text.rstrip("*_` ").endswith(":"):
+            continue
+        for step in range(1, FOLLOW_ITEMS + 1):
+            key = (s.candidate.source, s.candidate.position + step)
+            item = at.get(key)
+            if item is None or _words(item.candidate.text) > budget:
+                break
+            if key not in taken:
+                taken.add(key)
+                extra.append(item)
+                budget -= _words(item.candidate.text)
+    return extra
 
 
 def _clip(text: str, max_words: int) -> str:

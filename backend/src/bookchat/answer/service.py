@@ -181,8 +181,16 @@ class AnswerService:
         return catalog
 
     async def _ground(
-        self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
+        self,
+        question: str,
+        vector: NDArray[np.float32],
+        top_k: int,
+        chapter: str | None = None,
+        *,
+        focus: tuple[str, NDArray[np.float32]] | None = None,
     ) -> Grounding:
+        """Retrieve with `question`; pick sentences for `focus` (the question itself, when the
+        retrieval query was widened with earlier turns: those turns are already answered)."""
         hits = await asyncio.to_thread(
             self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
         )
@@ -190,17 +198,32 @@ class AnswerService:
         if not relevant:
             return Grounding(None, 0.0)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
-        candidates = passage_candidates([str(h.payload.get("text", "")) for h in relevant])
-        _, matrix = await self._vectors.embed([c.text for c in candidates])
-        scored = score_sentences(question, vector, candidates, matrix)
-        best = max((s.support for s in scored), default=0.0)
-        composition = compose(
-            scored,
-            sources,
-            min_support=self._settings.min_support,
-            max_words=self._settings.answer_max_words,
+        candidates = passage_candidates(
+            [str(h.payload.get("text", "")) for h in relevant],
+            [str(h.payload.get("section", "")) for h in relevant],
         )
+        _, matrix = await self._vectors.embed([c.text for c in candidates])
+        # The follow-up's own words pick the most precise sentences; when they find no support
+        # on their own, the widened query (the follow-up read with its earlier turns) decides.
+        attempts = [focus, (question, vector)] if focus else [(question, vector)]
+        for text, query_vector in attempts:
+            scored = score_sentences(text, query_vector, candidates, matrix)
+            best = max((s.support for s in scored), default=0.0)
+            composition = compose(
+                scored,
+                sources,
+                min_support=self._settings.min_support,
+                max_words=self._settings.answer_max_words,
+            )
+            if composition is not None:
+                break
         return Grounding(composition, best, tuple(Passage.from_hit(h) for h in relevant))
+
+    async def _focus(self, question: str, query: str) -> tuple[str, NDArray[np.float32]] | None:
+        """The question and its vector when retrieval used a wider query, else None."""
+        if query == question:
+            return None
+        return question, await self._question_vector(question)
 
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
         comp = grounding.composition
@@ -217,7 +240,8 @@ class AnswerService:
 
     async def _book(self, request: QueryRequest, query: str) -> Outcome:
         vector = await self._question_vector(query)
-        grounding = await self._ground(query, vector, request.top_k)
+        focus = await self._focus(request.question, query)
+        grounding = await self._ground(query, vector, request.top_k, focus=focus)
         return self._outcome(grounding, abstain.BOOK)
 
     async def _chapter(self, request: QueryRequest, query: str, catalog: Catalog) -> Outcome:
@@ -227,10 +251,11 @@ class AnswerService:
         if chapter is None:
             raise UnknownChapter(request.chapter)
         vector = await self._question_vector(query)
-        grounding = await self._ground(query, vector, request.top_k, request.chapter)
+        focus = await self._focus(request.question, query)
+        grounding = await self._ground(query, vector, request.top_k, request.chapter, focus=focus)
         if grounding.composition is not None:
             return self._outcome(grounding, "")
-        book = await self._ground(query, vector, request.top_k)
+        book = await self._ground(query, vector, request.top_k, focus=focus)
         suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
         outcome = self._outcome(
             grounding, abstain.chapter_message(str(chapter["title"]), suggestion)

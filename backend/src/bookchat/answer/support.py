@@ -23,6 +23,7 @@ class Candidate:
     text: str
     source: int  # index of its passage in retrieval order (0 = best passage)
     position: int  # order of the sentence within the passage
+    heading: str = ""  # the section it sits under: "The golden rule of rebasing" names its topic
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,5 +60,5 @@ def score_sentences(
             lexical=lex,
         )
         for c, sim, terms in zip(candidates, similarities, pool, strict=True)
-        for lex in [overlap(q_terms, terms, idf, unseen)]
+        for lex in [overlap(q_terms, terms | content_terms(c.heading), idf, unseen)]
     ]

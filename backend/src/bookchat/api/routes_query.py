@@ -9,6 +9,7 @@ from slowapi import Limiter
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
+from bookchat.answer.llm.writer import MODEL_FAILED
 from bookchat.answer.schema import QueryRequest, QueryResponse
 from bookchat.api.dependencies import conversational_answers, services
 from bookchat.api.rate_limit import query_limit
@@ -30,6 +31,8 @@ def _count(found: Services, endpoint: str, response: QueryResponse) -> None:
     ).inc()
     if response.status == "abstained":
         metrics.abstentions.labels(mode=response.mode).inc()
+    if MODEL_FAILED in response.warnings:
+        metrics.fallbacks.inc()
 
 
 def query_router(limiter: Limiter, settings: Settings) -> APIRouter:

@@ -12,6 +12,14 @@ from bookchat.retrieval.catalog import Catalog
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """An earlier turn of a follow-up fixture (fits the service's PriorTurn protocol)."""
+
+    question: str
+    answer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Fixture:
     """One evaluation question and what a correct answer looks like."""
 
@@ -24,6 +32,8 @@ class Fixture:
     selection: str | None = None
     expected_sources: list[tuple[str, str]] = field(default_factory=list)
     expected_answer_contains: list[str] = field(default_factory=list)
+    dataset_version: str = ""
+    history: tuple[Turn, ...] = ()
 
     @classmethod
     def from_json(cls, row: dict[str, Any]) -> Fixture:
@@ -41,6 +51,11 @@ class Fixture:
                 for s in row.get("expected_sources") or []
             ],
             expected_answer_contains=[str(s) for s in row.get("expected_answer_contains") or []],
+            dataset_version=str(row.get("dataset_version") or ""),
+            history=tuple(
+                Turn(str(t.get("question", "")), str(t.get("answer", "")))
+                for t in row.get("history") or []
+            ),
         )
 
     def request(self, catalog: Catalog) -> QueryRequest:
@@ -50,14 +65,27 @@ class Fixture:
             found = catalog.chapter_of_path(self.chapter_path)
             # An unresolvable path stays visible: the service answers it with UnknownChapter.
             chapter = str(found["key"]) if found else self.chapter_path
+        page = None
+        if self.mode == "selection" and self.expected_sources:
+            # The reader selected text on this page; the widget sends its URL, so do we.
+            page = _page_url(catalog, self.expected_sources[0][0])
         return QueryRequest.model_validate(
             {
                 "question": self.question,
                 "mode": self.mode,
                 "chapter": chapter,
                 "selection": self.selection if self.mode == "selection" else None,
+                "page": page,
             }
         )
+
+
+def _page_url(catalog: Catalog, path: str) -> str | None:
+    for chapter in catalog.chapters:
+        for page in chapter.get("pages", []):
+            if page.get("path") == path:
+                return str(page.get("url", "")) or None
+    return None
 
 
 def load_fixtures(

@@ -1,17 +1,18 @@
-"""Metrics per slice: status accuracy, gold-source recall and MRR, containment, latency."""
+"""Summary figures per slice, computed from rows alone (so a rows file can be re-summarised)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from bookchat.evals.runner import RowResult
+from bookchat.evals.judge import gold_rank, source_matches
+from bookchat.evals.rows import EvalRow
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def _percentile(values: Sequence[float], q: float) -> float | None:
     ordered = sorted(values)
     if not ordered:
-        return 0.0
+        return None
     index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return round(ordered[index], 2)
 
@@ -20,38 +21,63 @@ def _ratio(hits: int, total: int) -> float | None:
     return round(hits / total, 4) if total else None
 
 
-def slice_metrics(rows: Sequence[RowResult]) -> dict[str, Any]:
-    """Metrics of one group of rows; source metrics use rows expected to be grounded."""
-    grounded = [
-        r for r in rows if r.fixture.expected_status == "grounded" and r.fixture.expected_sources
+def _ranks(rows: Sequence[EvalRow]) -> list[int | None]:
+    # Retrieval is judged where there is retrieval and a gold section to find.
+    return [
+        gold_rank(r.retrieved_sources, r.expected_sources)
+        for r in rows
+        if r.expected_status == "grounded" and r.expected_sources and r.mode != "selection"
     ]
-    judged = [r for r in rows if r.contains is not None]
+
+
+def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
+    """Every figure of one group of rows; None where the group has nothing to measure."""
+    ranks = _ranks(rows)
+    gold_rows = [r for r in rows if r.expected_status == "grounded" and r.expected_sources]
+    cited = [(c, r.expected_sources) for r in gold_rows for c in r.cited_sources]
+    abstained = [r for r in rows if r.actual_status == "abstained"]
+    expected_abstained = [r for r in rows if r.expected_status == "abstained"]
+    judged = [r for r in rows if r.expected_answer_contains]
+    latencies = [r.latency_ms for r in rows]
     return {
         "rows": len(rows),
-        "errors": sum(r.status == "error" for r in rows),
-        "status_accuracy": _ratio(
-            sum(r.status == r.fixture.expected_status for r in rows), len(rows)
+        "errors": sum(r.actual_status == "error" for r in rows),
+        "pass_rate": _ratio(sum(r.passed for r in rows), len(rows)),
+        "status_accuracy": _ratio(sum(r.status_ok for r in rows), len(rows)),
+        "recall_at_1": _ratio(sum(k == 1 for k in ranks), len(ranks)),
+        "recall_at_5": _ratio(sum(k is not None and k <= 5 for k in ranks), len(ranks)),
+        "mrr": round(sum(1 / k for k in ranks if k) / len(ranks), 4) if ranks else None,
+        "citation_accuracy": _ratio(sum(r.citation_ok for r in gold_rows), len(gold_rows)),
+        "citation_precision": _ratio(sum(source_matches(c, g) for c, g in cited), len(cited)),
+        "abstention_precision": _ratio(
+            sum(r.expected_status == "abstained" for r in abstained), len(abstained)
         ),
-        "grounded_rate": _ratio(sum(r.status == "grounded" for r in rows), len(rows)),
-        "recall_at_1": _ratio(sum(r.rank == 1 for r in grounded), len(grounded)),
-        "recall_at_5": _ratio(
-            sum(r.rank is not None and r.rank <= 5 for r in grounded), len(grounded)
+        "abstention_recall": _ratio(
+            sum(r.actual_status == "abstained" for r in expected_abstained),
+            len(expected_abstained),
         ),
-        "mrr": round(sum(1 / r.rank for r in grounded if r.rank) / len(grounded), 4)
-        if grounded
-        else None,
-        "answer_contains": _ratio(sum(bool(r.contains) for r in judged), len(judged)),
-        "latency_ms_p50": _percentile([r.latency_ms for r in rows], 0.50),
-        "latency_ms_p95": _percentile([r.latency_ms for r in rows], 0.95),
+        "answer_contains": _ratio(sum(r.content_ok for r in judged), len(judged)),
+        "latency_ms_p50": _percentile(latencies, 0.50),
+        "latency_ms_p95": _percentile(latencies, 0.95),
+        "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),
     }
 
 
-def summarise(rows: Sequence[RowResult]) -> dict[str, Any]:
-    """{"slices": {slice: metrics}, "all": metrics}, slices in first-seen order."""
-    by_slice: dict[str, list[RowResult]] = {}
+def summarise(rows: Sequence[EvalRow]) -> dict[str, Any]:
+    """Versions, {"slices": {slice: figures}} in first-seen order, and "all"."""
+    by_slice: dict[str, list[EvalRow]] = {}
     for row in rows:
-        by_slice.setdefault(row.fixture.slice, []).append(row)
+        by_slice.setdefault(row.slice, []).append(row)
+
+    def distinct(values: set[str]) -> str | list[str] | None:
+        # More than one version in one summary is reported as a list, never hidden.
+        ordered = sorted(values)
+        return ordered[0] if len(ordered) == 1 else (ordered or None)
+
     return {
+        "dataset_version": distinct({r.dataset_version for r in rows}),
+        "run_version": distinct({r.run_version for r in rows}),
+        "corpus_version": distinct({r.corpus_version for r in rows}),
         "slices": {name: slice_metrics(group) for name, group in by_slice.items()},
         "all": slice_metrics(rows),
     }

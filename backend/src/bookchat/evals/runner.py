@@ -1,4 +1,4 @@
-"""Run fixtures through the same AnswerService the API route calls."""
+"""Run fixtures through the same AnswerService the API route calls, and judge every answer."""
 
 from __future__ import annotations
 
@@ -11,59 +11,116 @@ from pydantic import ValidationError
 from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.answer.schema import QueryResponse
 from bookchat.answer.service import AnswerService
+from bookchat.evals import judge
 from bookchat.evals.fixtures import Fixture
+from bookchat.evals.probe import RetrievalProbe
+from bookchat.evals.rows import EvalRow, SourceRef
 from bookchat.retrieval.catalog import Catalog
+from bookchat.vectorstore import Hit
 
 
 @dataclass(frozen=True, slots=True)
-class RowResult:
-    """How the service did on one fixture."""
+class RunContext:
+    """What every row of one run shares."""
 
-    fixture: Fixture
-    status: str  # "grounded", "abstained" or "error"
-    rank: int | None  # 1-based rank of the first citation matching a gold source
-    contains: bool | None  # an expected string is in the answer (None: nothing expected)
-    latency_ms: float
-    confidence: float
-    error: str | None = None
+    service: AnswerService
+    probe: RetrievalProbe
+    catalog: Catalog
+    run_version: str
 
 
-def _rank(fixture: Fixture, response: QueryResponse) -> int | None:
-    gold = set(fixture.expected_sources)
-    for citation in response.citations:
-        if (citation.path, citation.section) in gold:
-            return citation.index
-    return None
+def _ref(path: str, section: str) -> SourceRef:
+    return {"path": path, "section": section}
 
 
-def _contains(fixture: Fixture, answer: str) -> bool | None:
-    if not fixture.expected_answer_contains:
-        return None
-    lowered = answer.lower()
-    return any(expected.lower() in lowered for expected in fixture.expected_answer_contains)
+def _consistent(response: QueryResponse, hits: Sequence[Hit]) -> bool:
+    # Extractive citations come from the retrieved passages (or the selection): anything else
+    # means the probe no longer reproduces the service's retrieval.
+    if response.generator != "extractive" or response.mode == "selection":
+        return True
+    retrieved = {h.chunk_id for h in hits}
+    return all(c.chunk_id in retrieved for c in response.citations)
 
 
-async def run_row(service: AnswerService, catalog: Catalog, fixture: Fixture) -> RowResult:
-    """Answer one fixture and judge it."""
-    started = time.perf_counter()
-    try:
-        response = await service.answer(fixture.request(catalog))
-    except (ValidationError, UnknownChapter, MissingInput, IndexNotReady) as exc:
-        elapsed = (time.perf_counter() - started) * 1000
-        return RowResult(fixture, "error", None, None, elapsed, 0.0, type(exc).__name__)
-    elapsed = (time.perf_counter() - started) * 1000
-    return RowResult(
-        fixture=fixture,
-        status=response.status,
-        rank=_rank(fixture, response),
-        contains=_contains(fixture, response.answer),
-        latency_ms=elapsed,
-        confidence=response.confidence,
+def _row(
+    ctx: RunContext,
+    fixture: Fixture,
+    *,
+    status: str,
+    answer: str,
+    cited: list[SourceRef],
+    retrieved: list[SourceRef],
+    latency_ms: float,
+    generator: str,
+    error: str | None = None,
+    consistent: bool = True,
+) -> EvalRow:
+    expected = [_ref(path, section) for path, section in fixture.expected_sources]
+    status_ok = status == fixture.expected_status
+    citation_ok = status != "error" and judge.citation_ok(fixture.expected_status, cited, expected)
+    content_ok = status != "error" and judge.content_ok(answer, fixture.expected_answer_contains)
+    return EvalRow(
+        dataset_version=fixture.dataset_version,
+        run_version=ctx.run_version,
+        corpus_version=ctx.catalog.corpus_version or "",
+        fixture_id=fixture.id,
+        slice=fixture.slice,
+        mode=fixture.mode,
+        question=fixture.question,
+        expected_status=fixture.expected_status,
+        actual_status=status,
+        expected_sources=expected,
+        cited_sources=cited,
+        retrieved_sources=retrieved,
+        answer=answer,
+        status_ok=status_ok,
+        citation_ok=citation_ok,
+        content_ok=content_ok,
+        passed=status_ok and citation_ok and content_ok,
+        latency_ms=round(latency_ms, 2),
+        generator=generator,
+        expected_answer_contains=list(fixture.expected_answer_contains),
+        error=error,
+        retrieval_consistent=consistent,
     )
 
 
-async def run_rows(
-    service: AnswerService, catalog: Catalog, fixtures: Sequence[Fixture]
-) -> list[RowResult]:
+async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
+    """Answer one fixture (with its history, as the API would) and judge it."""
+    started = time.perf_counter()
+    try:
+        request = fixture.request(ctx.catalog)
+        response = await ctx.service.answer(request, history=fixture.history)
+    except (ValidationError, UnknownChapter, MissingInput, IndexNotReady) as exc:
+        elapsed = (time.perf_counter() - started) * 1000
+        return _row(
+            ctx,
+            fixture,
+            status="error",
+            answer="",
+            cited=[],
+            retrieved=[],
+            latency_ms=elapsed,
+            generator="",
+            error=type(exc).__name__,
+        )
+    elapsed = (time.perf_counter() - started) * 1000
+    hits = await ctx.probe.ranked(request, fixture.history)
+    return _row(
+        ctx,
+        fixture,
+        status=response.status,
+        answer=response.answer,
+        cited=[_ref(c.path, c.section) for c in response.citations],
+        retrieved=[
+            _ref(str(h.payload.get("path", "")), str(h.payload.get("section", ""))) for h in hits
+        ],
+        latency_ms=elapsed,
+        generator=response.generator,
+        consistent=_consistent(response, hits),
+    )
+
+
+async def run_rows(ctx: RunContext, fixtures: Sequence[Fixture]) -> list[EvalRow]:
     """Answer every fixture in order (one at a time, so latencies are not contended)."""
-    return [await run_row(service, catalog, fixture) for fixture in fixtures]
+    return [await run_row(ctx, fixture) for fixture in fixtures]

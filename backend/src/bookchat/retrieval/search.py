@@ -10,6 +10,11 @@ from bookchat.retrieval.sparse import sparse_query
 from bookchat.vectorstore import Hit, VectorStore
 from bookchat.vectorstore.base import Where
 
+# RRF gives equal fused scores to passages with mirrored ranks (2nd dense + 3rd BM25 and 3rd
+# dense + 2nd BM25), and the store orders such ties arbitrarily from one process to the next.
+# A few extra hits are fetched so ties at the cut are also broken by us, not by the store.
+TIE_SLACK = 5
+
 
 class Retriever:
     """Finds the passages closest to a question; every hit's score is its dense cosine."""
@@ -30,17 +35,21 @@ class Retriever:
         where: Where | None = {"chapter": chapter} if chapter else None
         if not self._hybrid:
             return self._store.search(vector, limit=limit, where=where)
-        fused = self._store.hybrid_search(vector, sparse_query(question), limit=limit, where=where)
-        return self._with_cosine(fused, vector)
+        fused = self._store.hybrid_search(
+            vector, sparse_query(question), limit=limit + TIE_SLACK, where=where
+        )
+        return self._with_cosine(fused, vector)[:limit]
 
     def _with_cosine(self, hits: list[Hit], vector: Sequence[float]) -> list[Hit]:
         # Fusion scores are rank-based and mean nothing against min_chunk_score; keep the fused
-        # order but report each passage's cosine so thresholds work the same in both modes.
+        # order (ties broken by cosine, then id) but report each passage's cosine so thresholds
+        # work the same in both modes.
         stored = self._store.vectors([h.chunk_id for h in hits])
         query = np.asarray(vector, dtype=np.float32)
-        out = []
+        ranked = []
         for hit in hits:
             row = stored.get(hit.chunk_id)
             score = float(np.asarray(row, dtype=np.float32) @ query) if row is not None else 0.0
-            out.append(Hit(chunk_id=hit.chunk_id, score=score, payload=hit.payload))
-        return out
+            ranked.append((-round(hit.score, 9), -score, hit.chunk_id, hit))
+        ranked.sort(key=lambda item: item[:3])
+        return [Hit(chunk_id=h.chunk_id, score=-neg, payload=h.payload) for _, neg, _, h in ranked]

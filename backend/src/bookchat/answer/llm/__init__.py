@@ -1,0 +1,1 @@
+"""The language-model generator: prompt, agent, search tool and the citation check."""

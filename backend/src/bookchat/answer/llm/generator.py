@@ -1,0 +1,201 @@
+"""LLMGenerator: one question, its numbered passages and history in; the model's answer out.
+
+The answer is not checked here (see citations.py): the generator only runs the agent, streamed
+or not, within the time limit, and turns every model-side failure into GenerationFailed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from agents import RunConfig, Runner, StreamEvent
+from openai.types.responses import ResponseTextDeltaEvent
+
+from bookchat.answer.llm.agent import Run, prepare_run
+from bookchat.answer.llm.client import ModelClient, connect
+from bookchat.answer.llm.errors import GenerationFailed
+from bookchat.answer.llm.passages import Passage, Search
+from bookchat.answer.llm.prompt import History, Mode
+from bookchat.answer.llm.search_tool import MAX_SEARCHES, RunState
+from bookchat.config import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """The model's answer as written, and every passage it was shown (numbered from 1)."""
+
+    text: str
+    passages: list[Passage]
+    model: str
+    searches: int
+
+
+def _text_delta(event: StreamEvent) -> str:
+    if event.type == "raw_response_event" and isinstance(event.data, ResponseTextDeltaEvent):
+        return event.data.delta
+    return ""
+
+
+def _failure(exc: BaseException) -> GenerationFailed:
+    reason = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
+    log.warning("model call failed (%s); falling back", reason, exc_info=exc)
+    return GenerationFailed(reason)
+
+
+class LLMGenerator:
+    """Runs the answering agent against the configured model."""
+
+    def __init__(
+        self,
+        client: ModelClient,
+        *,
+        timeout_s: float,
+        max_words: int,
+        max_searches: int = MAX_SEARCHES,
+        tracing: bool = False,
+    ) -> None:
+        self._client = client
+        self._timeout_s = timeout_s
+        self._max_words = max_words
+        self._max_searches = max_searches
+        self._run_config = RunConfig(tracing_disabled=not tracing, workflow_name="bookchat")
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LLMGenerator:
+        """A generator with its own client (see `close`); ModelNotConfigured without a model."""
+        return cls(
+            connect(settings),
+            timeout_s=settings.llm_timeout_s,
+            max_words=settings.answer_max_words,
+            tracing=settings.llm_tracing,
+        )
+
+    async def close(self) -> None:
+        """Close the model client's connections."""
+        await self._client.close()
+
+    @property
+    def model_name(self) -> str:
+        """The model's name, as the response reports it."""
+        return self._client.name
+
+    def _prepare(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        mode: Mode,
+        chapter: str | None,
+        history: History,
+        search: Search | None,
+    ) -> Run:
+        return prepare_run(
+            self._client.model,
+            question,
+            passages,
+            mode=mode,
+            chapter=chapter,
+            history=history,
+            search=search,
+            max_words=self._max_words,
+            max_searches=self._max_searches,
+        )
+
+    def _finish(self, output: object, state: RunState) -> Generated:
+        if not isinstance(output, str) or not output.strip():
+            raise GenerationFailed("empty output")
+        return Generated(
+            text=output.strip(),
+            passages=list(state.shown.passages),
+            model=self._client.name,
+            searches=state.shown.searches,
+        )
+
+    @property
+    def _max_turns(self) -> int:
+        # One turn per search, one to answer, and one to cope with a refused extra search.
+        return self._max_searches + 2
+
+    async def generate(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        mode: Mode,
+        chapter: str | None = None,
+        history: History = (),
+        search: Search | None = None,
+    ) -> Generated:
+        """The model's answer (non-streaming); raises GenerationFailed."""
+        run = self._prepare(question, passages, mode, chapter, history, search)
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                result = await Runner.run(
+                    run.agent,
+                    run.items,
+                    context=run.state,
+                    max_turns=self._max_turns,
+                    run_config=self._run_config,
+                )
+        except Exception as exc:  # every failure on the model's side means: fall back
+            raise _failure(exc) from exc
+        return self._finish(result.final_output, run.state)
+
+    async def stream(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        mode: Mode,
+        chapter: str | None = None,
+        history: History = (),
+        search: Search | None = None,
+    ) -> AsyncIterator[str | Generated]:
+        """Text deltas as the model writes them, then the Generated; raises GenerationFailed."""
+        run = self._prepare(question, passages, mode, chapter, history, search)
+        queue: asyncio.Queue[str | Generated | GenerationFailed] = asyncio.Queue()
+        # The run lives in its own task so the time limit never spans a `yield` to the caller.
+        producer = asyncio.create_task(self._produce(run, queue))
+        try:
+            while True:
+                item = await queue.get()
+                if isinstance(item, GenerationFailed):
+                    raise item
+                yield item
+                if isinstance(item, Generated):
+                    return
+        finally:
+            if not producer.done():
+                producer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await producer
+
+    async def _produce(
+        self, run: Run, queue: asyncio.Queue[str | Generated | GenerationFailed]
+    ) -> None:
+        result = Runner.run_streamed(
+            run.agent,
+            run.items,
+            context=run.state,
+            max_turns=self._max_turns,
+            run_config=self._run_config,
+        )
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                async for event in result.stream_events():
+                    delta = _text_delta(event)
+                    if delta:
+                        queue.put_nowait(delta)
+            queue.put_nowait(self._finish(result.final_output, run.state))
+        except GenerationFailed as failed:
+            queue.put_nowait(failed)
+        except Exception as exc:  # every failure on the model's side means: fall back
+            queue.put_nowait(_failure(exc))
+        finally:
+            # Stops the SDK's own background task when we time out or the reader goes away.
+            result.cancel()

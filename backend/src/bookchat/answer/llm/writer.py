@@ -1,0 +1,167 @@
+"""The LLM path of an answer: generate from the retrieved passages, check, or fall back.
+
+The answer service decides first, extractively, whether the book covers the question; only a
+grounded decision reaches the model. Whatever the model does, the reader gets a response: the
+checked generated answer, or the extractive one with a warning when the model failed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from bookchat.answer.llm.citations import Checked, check
+from bookchat.answer.llm.drafts import Draft
+from bookchat.answer.llm.errors import GenerationFailed
+from bookchat.answer.llm.generator import Generated, LLMGenerator
+from bookchat.answer.llm.passages import Passage
+from bookchat.answer.llm.prefetch import SentencePrefetch
+from bookchat.answer.schema import Citation, QueryResponse
+from bookchat.answer.sentence_vectors import SentenceVectors
+
+MODEL_FAILED = (
+    "The language model could not answer, so this answer was taken from the book directly."
+)
+UNSUPPORTED = "Some sentences of this answer could not be matched to the cited sections."
+# A generated answer the check found fault with is never reported as more than even odds.
+DOUBTFUL_CONFIDENCE = 0.5
+PREVIEW_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Streamed:
+    """`meta` for the first event; then `deltas` (text, then the final response) if any."""
+
+    meta: QueryResponse
+    deltas: AsyncIterator[str | QueryResponse] | None = None
+
+
+def _preview(index: int, passage: Passage) -> Citation:
+    s = passage.source
+    text = " ".join(passage.text.split())
+    excerpt = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 2].rstrip() + " …"
+    return Citation(
+        index=index,
+        chunk_id=s.chunk_id,
+        path=s.path,
+        doc_id=s.doc_id,
+        chapter=s.chapter,
+        chapter_title=s.chapter_title,
+        section=s.section,
+        url=s.url,
+        excerpt=excerpt,
+        score=s.score,
+    )
+
+
+def _latency(draft: Draft) -> float:
+    return round((time.perf_counter() - draft.started) * 1000, 2)
+
+
+class LLMWriter:
+    """Turns a grounded extractive response into a checked generated one."""
+
+    def __init__(
+        self, generator: LLMGenerator, vectors: SentenceVectors, *, min_support: float
+    ) -> None:
+        self._generator = generator
+        self._vectors = vectors
+        self._min_support = min_support
+
+    async def write(self, draft: Draft, extractive: QueryResponse) -> QueryResponse:
+        """The checked generated answer, or `extractive` with a warning if the model failed."""
+        try:
+            generated = await self._generator.generate(
+                draft.question,
+                draft.passages,
+                mode=draft.mode,
+                chapter=draft.chapter_title,
+                history=draft.history,
+                search=draft.search,
+            )
+        except GenerationFailed:
+            return self._fallback(draft, extractive)
+        return await self._checked(draft, extractive, generated)
+
+    def stream(self, draft: Draft, extractive: QueryResponse) -> Streamed:
+        """Provisional meta (the passages as the model numbers them), then the model's deltas."""
+        meta = extractive.model_copy(
+            update={
+                "answer": "",
+                "generator": "llm",
+                "model": self._generator.model_name,
+                "citations": [_preview(i + 1, p) for i, p in enumerate(draft.passages)],
+            }
+        )
+        return Streamed(meta, self._deltas(draft, extractive))
+
+    async def _deltas(
+        self, draft: Draft, extractive: QueryResponse
+    ) -> AsyncIterator[str | QueryResponse]:
+        final: Generated | None = None
+        prefetch = SentencePrefetch(self._vectors)
+        try:
+            async for item in self._generator.stream(
+                draft.question,
+                draft.passages,
+                mode=draft.mode,
+                chapter=draft.chapter_title,
+                history=draft.history,
+                search=draft.search,
+            ):
+                if isinstance(item, str):
+                    prefetch.feed(item)
+                    yield item
+                else:
+                    final = item
+        except GenerationFailed:
+            prefetch.cancel()
+            yield self._fallback(draft, extractive)
+            return
+        finally:
+            if final is None:
+                prefetch.cancel()  # the reader went away, or the model failed
+        assert final is not None  # the generator ends with its result or raises
+        await prefetch.settle()
+        yield await self._checked(draft, extractive, final)
+
+    def _fallback(self, draft: Draft, extractive: QueryResponse) -> QueryResponse:
+        return extractive.model_copy(
+            update={
+                "warnings": [*extractive.warnings, MODEL_FAILED],
+                "latency_ms": _latency(draft),
+            }
+        )
+
+    async def _checked(
+        self, draft: Draft, extractive: QueryResponse, generated: Generated
+    ) -> QueryResponse:
+        checked = await check(
+            generated.text, generated.passages, self._vectors, min_support=self._min_support
+        )
+        return extractive.model_copy(update=self._fields(draft, extractive, checked, generated))
+
+    def _fields(
+        self, draft: Draft, extractive: QueryResponse, checked: Checked, generated: Generated
+    ) -> dict[str, object]:
+        doubtful = checked.hallucination_flag or bool(checked.unsupported_sentences)
+        grounded = checked.status == "grounded"
+        score = extractive.confidence
+        if doubtful or not grounded:
+            score = min(score, DOUBTFUL_CONFIDENCE)
+        warnings = list(extractive.warnings)
+        if grounded and checked.unsupported_sentences:
+            warnings.append(UNSUPPORTED)
+        return {
+            "answer": checked.answer if grounded else draft.abstention,
+            "status": checked.status,
+            "citations": checked.citations,
+            "confidence": score,
+            "generator": "llm",
+            "model": generated.model,
+            "hallucination_flag": checked.hallucination_flag,
+            "unsupported_sentences": checked.unsupported_sentences,
+            "warnings": warnings,
+            "latency_ms": _latency(draft),
+        }

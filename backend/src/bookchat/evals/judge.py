@@ -1,0 +1,48 @@
+"""Judging one answer against its fixture: status, citations and content."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bookchat.evals.rows import SourceRef
+
+
+def source_matches(cited: SourceRef, expected: Sequence[SourceRef]) -> bool:
+    """True when a cited (or retrieved) source is one of the expected ones.
+
+    A selection is cited by its page alone (the service cannot know which section the reader
+    selected from), so an empty cited section matches any expected section of that page.
+    """
+    for gold in expected:
+        if cited["path"] != gold["path"]:
+            continue
+        if not cited["section"] or cited["section"] == gold["section"]:
+            return True
+    return False
+
+
+def gold_rank(ranked: Sequence[SourceRef], expected: Sequence[SourceRef]) -> int | None:
+    """1-based rank of the first source matching an expected one, or None."""
+    for rank, source in enumerate(ranked, start=1):
+        if source_matches(source, expected):
+            return rank
+    return None
+
+
+def citation_ok(
+    expected_status: str, cited: Sequence[SourceRef], expected: Sequence[SourceRef]
+) -> bool:
+    """Grounded rows: some citation is gold (or no gold is given). Abstained: nothing cited."""
+    if expected_status == "abstained":
+        return not cited
+    if not expected:
+        return True
+    return any(source_matches(c, expected) for c in cited)
+
+
+def content_ok(answer: str, expected_phrases: Sequence[str]) -> bool:
+    """An expected phrase is in the answer, case-insensitively; true when none is expected."""
+    if not expected_phrases:
+        return True
+    lowered = answer.lower()
+    return any(phrase.lower() in lowered for phrase in expected_phrases)

@@ -1,0 +1,63 @@
+"""Evaluation rows: one judged answer per fixture, as written to (and read from) rows JSONL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SourceRef = dict[str, str]  # {"path": ..., "section": ...}
+
+
+@dataclass(frozen=True, slots=True)
+class EvalRow:
+    """Everything measured about one fixture; the rows file holds one per line."""
+
+    dataset_version: str
+    run_version: str
+    corpus_version: str
+    fixture_id: str
+    slice: str
+    mode: str
+    question: str
+    expected_status: str
+    actual_status: str  # "grounded", "abstained" or "error"
+    expected_sources: list[SourceRef]
+    cited_sources: list[SourceRef]
+    retrieved_sources: list[SourceRef]  # ranked retrieval the answer drew on; [] in selection
+    answer: str
+    status_ok: bool
+    citation_ok: bool
+    content_ok: bool
+    passed: bool
+    latency_ms: float
+    generator: str
+    expected_answer_contains: list[str] = field(default_factory=list)
+    error: str | None = None
+    retrieval_consistent: bool = True  # extractive citations all among retrieved_sources
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as a JSON object."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EvalRow:
+        """A row read back from a rows file (unknown keys are ignored)."""
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def write_rows(path: Path, rows: Iterable[EvalRow]) -> None:
+    """Write rows as JSONL (parent folders created)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+
+
+def read_rows(path: Path) -> list[EvalRow]:
+    """Rows of a rows JSONL file, in file order."""
+    with path.open(encoding="utf-8") as handle:
+        return [EvalRow.from_json(json.loads(line)) for line in handle if line.strip()]

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make eval-shared: the squad-dev10 fixtures and the robotics-textbook smoke set, each against
+# its own book in its own temporary data folder; rows and summaries go to bench/results/.
+# Takes a few minutes (squad-dev10 has 2,400 rows). Needs ../shared beside the project.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export HF_HUB_OFFLINE=1
+# Extractive unless asked otherwise (BOOKCHAT_GENERATOR=llm measures the configured model).
+export BOOKCHAT_GENERATOR=${BOOKCHAT_GENERATOR:-extractive}
+shared=${SHARED_DIR:-../shared}
+if [ ! -d "$shared/corpora" ]; then
+  echo "error: $shared/corpora not found: clone the project next to its shared/ folder" >&2
+  exit 2
+fi
+mkdir -p bench/results
+tmp=()
+trap 'rm -rf "${tmp[@]}"' EXIT
+
+run() {  # name docs fixtures
+  local data
+  data=$(mktemp -d)
+  tmp+=("$data")
+  echo "==> $1 ($(wc -l <"$3") rows)" >&2
+  BOOKCHAT_DATA_DIR=$data backend/.venv/bin/bookchat eval --fixtures "$3" --docs "$2" \
+    --out "bench/results/$1.rows.jsonl" --summary "bench/results/$1.summary.json" >/dev/null
+  backend/.venv/bin/python - "bench/results/$1.summary.json" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+figures = ("pass_rate", "status_accuracy", "recall_at_1", "recall_at_5", "mrr", "answer_contains")
+print(f"{'slice':26}" + "".join(f"{f:>17}" for f in figures))
+for name, m in [*summary["slices"].items(), ("all", summary["all"])]:
+    cells = ("-" if m[f] is None else f"{m[f]:.3f}" for f in figures)
+    print(f"{name:26}" + "".join(f"{c:>17}" for c in cells))
+PY
+}
+
+run squad-dev10 "$shared/corpora/squad-dev10/docs" "$shared/corpora/squad-dev10/fixtures.jsonl"
+run robotics-smoke "$shared/corpora/robotics-textbook/docs" backend/evals/robotics-smoke.jsonl
