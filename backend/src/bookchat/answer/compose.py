@@ -45,6 +45,21 @@ class Source:
             score=round(float(score), 4),
         )
 
+    def citation(self, index: int, excerpt: str) -> Citation:
+        """This source as the answer's citation number `index`."""
+        return Citation(
+            index=index,
+            chunk_id=self.chunk_id,
+            path=self.path,
+            doc_id=self.doc_id,
+            chapter=self.chapter,
+            chapter_title=self.chapter_title,
+            section=self.section,
+            url=self.url,
+            excerpt=excerpt,
+            score=self.score,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Composition:
@@ -123,17 +138,8 @@ def compose(
         last_of_run = i + 1 == len(chosen) or chosen[i + 1].candidate.source != source
         parts.append(f"{text} [{n}]" if last_of_run else text)
     citations = [
-        Citation(
-            index=n,
-            chunk_id=sources[source].chunk_id,
-            path=sources[source].path,
-            doc_id=sources[source].doc_id,
-            chapter=sources[source].chapter,
-            chapter_title=sources[source].chapter_title,
-            section=sources[source].section,
-            url=sources[source].url,
-            excerpt=_clip(" ".join(quoted[source]), EXCERPT_CHARS // 6)[:EXCERPT_CHARS],
-            score=sources[source].score,
+        sources[source].citation(
+            n, _clip(" ".join(quoted[source]), EXCERPT_CHARS // 6)[:EXCERPT_CHARS]
         )
         for source, n in numbers.items()
     ]

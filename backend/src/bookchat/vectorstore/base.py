@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -18,6 +18,19 @@ _POINT_NAMESPACE = uuid.UUID("6f1c2a5e-3b8d-4c1e-9a2f-0b6d7e8f9a10")
 def point_id(chunk_id: str) -> str:
     """The Qdrant point id of a chunk: a UUID derived from its chunk id."""
     return str(uuid.uuid5(_POINT_NAMESPACE, chunk_id))
+
+
+# Payload fields incremental sync compares (see fingerprints()).
+FINGERPRINT_FIELDS = ["chunk_id", "content_hash", "text_hash"]
+
+
+def fingerprints_of(payloads: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
+    """chunk_id -> (content_hash, text_hash) from stored payloads (points without an id skipped)."""
+    return {
+        str(p["chunk_id"]): (str(p.get("content_hash", "")), str(p.get("text_hash", "")))
+        for p in payloads
+        if "chunk_id" in p
+    }
 
 
 class StoreUnavailable(RuntimeError):

@@ -13,6 +13,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from bookchat.vectorstore.base import (
+    FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
     Hit,
     Point,
@@ -20,6 +21,7 @@ from bookchat.vectorstore.base import (
     StoreLocked,
     StoreUnavailable,
     Where,
+    fingerprints_of,
     point_id,
 )
 from bookchat.vectorstore.edge_migration import warn_if_old_layout
@@ -236,11 +238,7 @@ class EdgeStore:
 
     def fingerprints(self) -> dict[str, tuple[str, str]]:
         """chunk_id -> (content_hash, text_hash) of every stored point."""
-        return {
-            str(p["chunk_id"]): (str(p.get("content_hash", "")), str(p.get("text_hash", "")))
-            for p in self._scroll(["chunk_id", "content_hash", "text_hash"])
-            if "chunk_id" in p
-        }
+        return fingerprints_of(self._scroll(FINGERPRINT_FIELDS))
 
     def _retrieve(self, chunk_ids: Sequence[str], *, vectors: bool) -> list[qe.Record]:
         if not chunk_ids:

@@ -12,6 +12,7 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from bookchat.vectorstore.base import (
+    FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
     Hit,
     Point,
@@ -19,6 +20,7 @@ from bookchat.vectorstore.base import (
     StoreLocked,
     StoreUnavailable,
     Where,
+    fingerprints_of,
     point_id,
 )
 
@@ -226,11 +228,7 @@ class QdrantClientStore:
 
     def fingerprints(self) -> dict[str, tuple[str, str]]:
         """chunk_id -> (content_hash, text_hash) of every stored point."""
-        return {
-            str(p["chunk_id"]): (str(p.get("content_hash", "")), str(p.get("text_hash", "")))
-            for p in self._scroll(["chunk_id", "content_hash", "text_hash"])
-            if "chunk_id" in p
-        }
+        return fingerprints_of(self._scroll(FINGERPRINT_FIELDS))
 
     def _retrieve(self, chunk_ids: Sequence[str], *, vectors: bool) -> list[models.Record]:
         if not chunk_ids:

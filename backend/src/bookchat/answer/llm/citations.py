@@ -91,22 +91,6 @@ def _excerpt(sentences: list[str]) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 2].rstrip() + " …"
 
 
-def _citation(index: int, passage: Passage, excerpt: str) -> Citation:
-    s = passage.source
-    return Citation(
-        index=index,
-        chunk_id=s.chunk_id,
-        path=s.path,
-        doc_id=s.doc_id,
-        chapter=s.chapter,
-        chapter_title=s.chapter_title,
-        section=s.section,
-        url=s.url,
-        excerpt=excerpt,
-        score=s.score,
-    )
-
-
 def _abstained(flag: bool, refused: bool) -> Checked:
     return Checked(REFUSAL, "abstained", [], flag, [], refused, 0.0)
 
@@ -138,10 +122,8 @@ async def check(
         elif source is not None:
             quoted[source].add(row)
     citations = [
-        _citation(
-            i + 1,
-            passage,
-            _excerpt([per_source[i][r] for r in sorted(quoted[i])] or per_source[i][:1]),
+        passage.source.citation(
+            i + 1, _excerpt([per_source[i][r] for r in sorted(quoted[i])] or per_source[i][:1])
         )
         for i, passage in enumerate(sources)
     ]

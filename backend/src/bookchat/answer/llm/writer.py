@@ -38,21 +38,9 @@ class Streamed:
 
 
 def _preview(index: int, passage: Passage) -> Citation:
-    s = passage.source
     text = " ".join(passage.text.split())
     excerpt = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 2].rstrip() + " …"
-    return Citation(
-        index=index,
-        chunk_id=s.chunk_id,
-        path=s.path,
-        doc_id=s.doc_id,
-        chapter=s.chapter,
-        chapter_title=s.chapter_title,
-        section=s.section,
-        url=s.url,
-        excerpt=excerpt,
-        score=s.score,
-    )
+    return passage.source.citation(index, excerpt)
 
 
 def _latency(draft: Draft) -> float:
