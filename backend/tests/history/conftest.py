@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator
@@ -17,22 +16,13 @@ import pytest
 from bookchat.config import Settings
 from bookchat.history import ConversationStore, conversation_store_for, open_conversation_store
 from bookchat.history.sqlite_store import FILE_NAME
+from tests.conftest import need
 
 ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 START_POSTGRES = (
     "PostgreSQL is not reachable at 127.0.0.1:5432; start it with: "
     "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
 )
-IN_CI = os.environ.get("CI", "").lower() == "true"
-
-
-def need(condition: bool, reason: str) -> None:
-    """Skip when a prerequisite is missing, except in CI where that is a failure."""
-    if condition:
-        return
-    if IN_CI:
-        pytest.fail(f"required in CI: {reason}")
-    pytest.skip(reason)
 
 
 def settings_for(data_dir: Path, database_url: str | None = None) -> Settings:

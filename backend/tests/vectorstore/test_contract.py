@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pytest
 import qdrant_edge
 
 from bookchat.vectorstore.base import Point, SparseVector, VectorStore
@@ -163,7 +162,7 @@ def test_close_releases_and_persistent_stores_reopen(kit: StoreKit) -> None:
     store.write_catalog({"version": "v1"})
     store.close()
     if not kit.persistent:
-        pytest.skip(f"{kit.name} keeps nothing after close")
+        return  # an in-memory store keeps nothing: closing without error is all there is
     reopened = kit.open()
     assert reopened.count() == 6
     assert reopened.read_catalog() == {"version": "v1"}
