@@ -50,7 +50,6 @@ class Settings(BaseSettings):
     # Dense + BM25 (RRF): higher gold-section recall on both evaluation sets (decisions.md,
     # "Evaluation and quality").
     hybrid: bool = Field(default=True, alias="BOOKCHAT_HYBRID")
-    candidates: int = Field(default=20, ge=1, le=100, alias="BOOKCHAT_CANDIDATES")
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     min_support: float = Field(default=0.45, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
