@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -156,10 +155,10 @@ class AnswerService:
             confidence=outcome.confidence,
             suggested_chapter=outcome.suggested_chapter,
             corpus_version=self._catalog.current.corpus_version,
-            # Conversations arrive in a later issue: until then every message gets fresh ids and
-            # a given conversation id is echoed back unchecked.
-            conversation_id=request.conversation_id or secrets.token_urlsafe(16),
-            message_id=secrets.token_urlsafe(16),
+            # Ids belong to the conversation layer (history.conversation), which saves the
+            # exchange; an answer on its own (e.g. in `bookchat eval`) has none.
+            conversation_id=None,
+            message_id=None,
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
         )
 
