@@ -139,3 +139,13 @@ def test_every_response_carries_a_request_id(client: Any) -> None:
     assert echoed.headers["x-request-id"] == "trace-123"
     unsafe = client.get("/api/chapters", headers={"X-Request-ID": "bad id\nx"})
     assert unsafe.headers["x-request-id"] != "bad id\nx"
+
+
+def test_a_reloaded_conversation_still_names_the_chapter_that_covers_it(client: Any) -> None:
+    body = _ask(
+        client, question="What is a fast-forward merge?", mode="chapter", chapter="getting-started"
+    )
+    assert body["status"] == "abstained"
+    stored = client.get(f"/api/conversations/{body['conversation_id']}").json()
+    assert stored["messages"][0]["suggested_chapter"] == body["suggested_chapter"]
+    assert stored["messages"][0]["suggested_chapter"]["key"] == "branching"

@@ -251,3 +251,21 @@ async def test_concurrent_writes_all_land(store: ConversationStore) -> None:
     conversation = await store.get_conversation(conversation_id)
     assert conversation is not None
     assert sorted(m.id for m in conversation.messages) == sorted(ids)
+
+
+async def test_a_suggested_chapter_is_kept_with_its_message(store: ConversationStore) -> None:
+    suggestion = {
+        "key": "branching",
+        "title": "Branching and Merging",
+        "url": "/docs/branching/",
+        "section": "Fast-forward merges",
+        "section_url": "/docs/branching/merging#fast-forward-merges",
+    }
+    conversation_id = await store.create_conversation()
+    await store.add_message(
+        conversation_id, record(status="abstained", citations=[], suggested_chapter=suggestion)
+    )
+    await store.add_message(conversation_id, record())
+    conversation = await store.get_conversation(conversation_id)
+    assert conversation is not None
+    assert [m.suggested_chapter for m in conversation.messages] == [suggestion, None]

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
 
-from bookchat.history.migrations import load_migrations
+from bookchat.history import conversation_store_for
+from bookchat.history.migrations import SQLITE_LEDGER, load_migrations
+from bookchat.history.sqlite_store import FILE_NAME
+from tests.conftest import settings_for as app_settings
 from tests.history.conftest import Backend
 
 
@@ -63,3 +68,30 @@ async def test_operations_migrate_a_store_nobody_migrated(backend: Backend) -> N
         assert await store.conversation_exists(conversation_id)
     finally:
         await store.close()
+
+
+async def test_upgrading_an_existing_database_keeps_its_messages(tmp_path: Path) -> None:
+    settings = app_settings(tmp_path)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    first = load_migrations("sqlite")[0]
+    with sqlite3.connect(settings.data_dir / FILE_NAME) as conn:  # a database from release 0001
+        conn.executescript(first.sql)
+        conn.execute(SQLITE_LEDGER)
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 'then')",
+            (first.version, first.name),
+        )
+        conn.execute("INSERT INTO conversations (id, created_at) VALUES ('old', '2026-01-01')")
+        conn.execute(
+            "INSERT INTO messages (id, conversation_id, created_at, question, mode, answer, status,"
+            " generator) VALUES ('m1', 'old', '2026-01-01T00:00:00.000000+00:00', 'Kept?', 'book',"
+            " 'Yes.', 'grounded', 'extractive')"
+        )
+    store = conversation_store_for(settings)
+    try:
+        await store.migrate()
+        conversation = await store.get_conversation("old")
+    finally:
+        await store.close()
+    assert conversation is not None
+    assert [(m.question, m.suggested_chapter) for m in conversation.messages] == [("Kept?", None)]

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bookchat.answer.schema import SuggestedChapter
+
 
 class ChapterPage(BaseModel):
     """A page of a chapter."""
@@ -71,6 +73,7 @@ class StoredMessage(BaseModel):
     generator: str
     latency_ms: float | None
     rating: Literal["up", "down"] | None
+    suggested_chapter: SuggestedChapter | None = None
 
 
 class ConversationOut(BaseModel):

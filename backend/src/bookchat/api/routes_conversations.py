@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path
 from starlette.responses import Response
 
+from bookchat.answer.schema import SuggestedChapter
 from bookchat.api.dependencies import conversation_store, services
 from bookchat.api.models import ConversationOut, FeedbackRequest, StoredCitation, StoredMessage
 from bookchat.api.services import Services
@@ -36,6 +37,11 @@ def _out(conversation: Conversation) -> ConversationOut:
                 generator=m.generator,
                 latency_ms=m.latency_ms,
                 rating=m.rating,
+                suggested_chapter=(
+                    SuggestedChapter.model_validate(m.suggested_chapter)
+                    if m.suggested_chapter
+                    else None
+                ),
             )
             for m in conversation.messages
         ],

@@ -95,6 +95,9 @@ class ConversationalAnswers:
             citations=[c.model_dump() for c in response.citations],
             latency_ms=response.latency_ms,
             corpus_version=response.corpus_version,
+            suggested_chapter=(
+                response.suggested_chapter.model_dump() if response.suggested_chapter else None
+            ),
         )
         try:
             conversation_id = request.conversation_id or await self.store.create_conversation()

@@ -39,7 +39,7 @@ CONNECT_ERRORS = (*DRIVER_ERRORS, ValueError)
 
 _MESSAGE_COLUMNS = """m.id, m.created_at, m.question, m.mode, m.chapter, m.selection,
     m.selection_truncated, m.answer, m.status, m.citations, m.generator, m.latency_ms,
-    m.corpus_version, r.rating"""
+    m.corpus_version, m.suggested_chapter, r.rating"""
 
 
 async def _json_codec(conn: Any) -> None:
@@ -141,12 +141,12 @@ class PostgresConversationStore:
                 await conn.execute(
                     """INSERT INTO messages (id, conversation_id, created_at, question, mode,
                     chapter, selection, selection_truncated, answer, status, citations,
-                    generator, latency_ms, corpus_version)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)""",
+                    generator, latency_ms, corpus_version, suggested_chapter)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)""",
                     message_id, conversation_id, datetime.now(UTC), record.question,
                     record.mode, record.chapter, selection, truncated, record.answer,
                     record.status, record.citations, record.generator, record.latency_ms,
-                    record.corpus_version,
+                    record.corpus_version, record.suggested_chapter,
                 )  # fmt: skip
             except asyncpg.ForeignKeyViolationError as exc:
                 raise UnknownConversation(conversation_id) from exc
@@ -266,4 +266,5 @@ def _message(row: Any) -> Message:
         latency_ms=row["latency_ms"],
         corpus_version=row["corpus_version"],
         rating=row["rating"],
+        suggested_chapter=row["suggested_chapter"],
     )

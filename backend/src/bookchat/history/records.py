@@ -34,6 +34,7 @@ class MessageRecord:
     citations: list[dict[str, Any]] = field(default_factory=list)
     latency_ms: float | None = None
     corpus_version: str | None = None
+    suggested_chapter: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,7 @@ class Message:
     latency_ms: float | None
     corpus_version: str | None
     rating: Rating | None
+    suggested_chapter: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

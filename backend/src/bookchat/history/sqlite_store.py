@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,7 +31,7 @@ FILE_NAME = "conversations.sqlite3"
 
 _MESSAGE_COLUMNS = """m.id, m.created_at, m.question, m.mode, m.chapter, m.selection,
     m.selection_truncated, m.answer, m.status, m.citations, m.generator, m.latency_ms,
-    m.corpus_version, r.rating"""
+    m.corpus_version, m.suggested_chapter, r.rating"""
 
 
 class SQLiteConversationStore:
@@ -63,7 +64,7 @@ class SQLiteConversationStore:
             try:
                 conn.row_factory = sqlite3.Row
                 conn.execute("PRAGMA foreign_keys = ON")
-                conn.execute("PRAGMA journal_mode = WAL")
+                _enable_wal(conn, self._busy_timeout_s)
                 conn.execute("PRAGMA synchronous = NORMAL")
             except BaseException:
                 conn.close()
@@ -126,6 +127,7 @@ class SQLiteConversationStore:
             record.chapter, selection, int(truncated), record.answer, record.status,
             json.dumps(record.citations), record.generator, record.latency_ms,
             record.corpus_version,
+            json.dumps(record.suggested_chapter) if record.suggested_chapter else None,
         )  # fmt: skip
 
         def insert(conn: sqlite3.Connection) -> None:
@@ -133,8 +135,8 @@ class SQLiteConversationStore:
                 conn.execute(
                     """INSERT INTO messages (id, conversation_id, created_at, question, mode,
                     chapter, selection, selection_truncated, answer, status, citations,
-                    generator, latency_ms, corpus_version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    generator, latency_ms, corpus_version, suggested_chapter)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                     values,
                 )
             except sqlite3.IntegrityError as exc:
@@ -243,6 +245,23 @@ class SQLiteConversationStore:
                 self._conn = None
 
 
+def _enable_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
+    """Switch to WAL, waiting while another worker holds the database.
+
+    Changing the journal mode needs an exclusive lock, and SQLite does not apply the busy
+    timeout to it: a worker starting while another migrates would fail at once without this.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _message(row: Any) -> Message:
     return Message(
         id=row["id"],
@@ -259,4 +278,7 @@ def _message(row: Any) -> Message:
         latency_ms=row["latency_ms"],
         corpus_version=row["corpus_version"],
         rating=row["rating"],
+        suggested_chapter=json.loads(row["suggested_chapter"])
+        if row["suggested_chapter"]
+        else None,
     )
