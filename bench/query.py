@@ -245,44 +245,26 @@ def _bench_llm(rounds: int) -> int:
     return 0
 
 
+def _psql(sql: str) -> bool:
+    """Run one statement as the local Postgres superuser; False when there is no such server."""
+    done = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", sql],
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 0
+
+
 def _postgres_database() -> str | None:
     """A fresh database on the local Postgres (its URL), or None when there is none."""
     name = f"bookchat_bench_{os.getpid()}_{int(time.time())}"
-    made = subprocess.run(
-        [
-            "psql",
-            "-h",
-            "127.0.0.1",
-            "-U",
-            "postgres",
-            "-d",
-            "postgres",
-            "-c",
-            f"CREATE DATABASE {name}",
-        ],
-        capture_output=True,
-        check=False,
+    return (
+        f"postgresql://postgres@127.0.0.1:5432/{name}" if _psql(f"CREATE DATABASE {name}") else None
     )
-    return f"postgresql://postgres@127.0.0.1:5432/{name}" if made.returncode == 0 else None
 
 
 def _drop_postgres_database(url: str) -> None:
-    name = url.rsplit("/", 1)[1]
-    subprocess.run(
-        [
-            "psql",
-            "-h",
-            "127.0.0.1",
-            "-U",
-            "postgres",
-            "-d",
-            "postgres",
-            "-c",
-            f"DROP DATABASE {name}",
-        ],
-        capture_output=True,
-        check=False,
-    )
+    _psql(f"DROP DATABASE {url.rsplit('/', 1)[1]}")
 
 
 def _conversation_round_trips(url: str, rounds: int) -> tuple[list[float], list[float]]:

@@ -218,12 +218,6 @@ class AnswerService:
                 break
         return Grounding(composition, best, tuple(Passage.from_hit(h) for h in relevant))
 
-    async def _focus(self, question: str, query: str) -> tuple[str, NDArray[np.float32]] | None:
-        """The question and its vector when retrieval used a wider query, else None."""
-        if query == question:
-            return None
-        return question, await self._question_vector(question)
-
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
         comp = grounding.composition
         if comp is None:
@@ -232,14 +226,16 @@ class AnswerService:
         score = confidence(comp.best_support, self._settings.min_support)
         return Outcome(comp.answer, "grounded", comp.citations, score, passages=grounding.passages)
 
-    async def _question_vector(self, question: str) -> NDArray[np.float32]:
-        rows = await self._embedder.embed_async([question])
-        vector: NDArray[np.float32] = rows[0]
-        return vector
+    async def _query_vectors(
+        self, question: str, query: str
+    ) -> tuple[NDArray[np.float32], tuple[str, NDArray[np.float32]] | None]:
+        """The retrieval query's vector and, when a follow-up widened the query, the question's
+        own (its focus for sentence choice): both from one model call."""
+        rows = await self._embedder.embed_async([query] if query == question else [query, question])
+        return rows[0], ((question, rows[1]) if len(rows) > 1 else None)
 
     async def _book(self, request: QueryRequest, query: str) -> Outcome:
-        vector = await self._question_vector(query)
-        focus = await self._focus(request.question, query)
+        vector, focus = await self._query_vectors(request.question, query)
         grounding = await self._ground(query, vector, request.top_k, focus=focus)
         return self._outcome(grounding, abstain.BOOK)
 
@@ -249,8 +245,7 @@ class AnswerService:
         chapter = catalog.chapter(request.chapter)
         if chapter is None:
             raise UnknownChapter(request.chapter)
-        vector = await self._question_vector(query)
-        focus = await self._focus(request.question, query)
+        vector, focus = await self._query_vectors(request.question, query)
         grounding = await self._ground(query, vector, request.top_k, request.chapter, focus=focus)
         if grounding.composition is not None:
             return self._outcome(grounding, "")
