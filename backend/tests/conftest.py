@@ -24,7 +24,7 @@ SAMPLE_BOOK = REPO / "website" / "docs"
 SHARED = REPO.parent / "shared"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 # Calls that query vectors; selection mode must make none of them.
-VECTOR_QUERIES = frozenset({"search", "hybrid_search", "vectors", "payloads"})
+VECTOR_QUERIES = frozenset({"search", "hybrid_search", "vectors", "payloads", "sentence_vectors"})
 
 
 class RecordingStore:

@@ -32,7 +32,8 @@ def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> No
         f"files scanned {report['files_scanned']}, pages {report['pages']}, "
         f"skipped {len(report['skipped'])}; chunks added {report['added']}, updated "
         f"{report['updated']}, deleted {report['deleted']}, unchanged {report['unchanged']}"
-        f"{' (' + verb + ')' if verb else ''}; embedded {report['embedded']}; "
+        f"{' (' + verb + ')' if verb else ''}; embedded {report['embedded']} "
+        f"(sentences {report.get('embedded_sentences', 0)}); "
         f"corpus {report['corpus_version']}; {report['seconds']:.2f} s"
     )
 

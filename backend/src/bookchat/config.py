@@ -54,10 +54,13 @@ class Settings(BaseSettings):
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     min_support: float = Field(default=0.45, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
-    # Embed every indexed sentence in the background at start-up and after each ingest, so the
-    # first questions do not pay for it (see decisions.md, "Retrieval and abstention thresholds").
+    # Fill the sentence cache in the background at start-up and after each ingest: stored sentence
+    # vectors are copied in, and only an index built before they were stored is embedded, so the
+    # first selections and checks of generated answers do not pay for it (decisions.md, "Query
+    # path at library scale: stored sentence vectors").
     warm_sentence_cache: bool = Field(default=True, alias="BOOKCHAT_WARM_SENTENCE_CACHE")
-    # Sentence vectors kept in memory (~1.5 KB each): 50,000 is ~77 MB and covers a large book.
+    # Sentence vectors kept in memory (~1.5 KB each) for what is embedded at query time:
+    # selections, checks of generated answers, an index without stored ones. 50,000 is ~77 MB.
     sentence_cache_size: int = Field(
         default=50_000, ge=1_000, le=2_000_000, alias="BOOKCHAT_SENTENCE_CACHE_SIZE"
     )

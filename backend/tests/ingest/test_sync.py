@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import subprocess
 import sys
@@ -9,14 +10,22 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bookchat.answer.candidates import passage_candidates
+from bookchat.answer.passage_vectors import PassageVectors
+from bookchat.answer.sentence_layout import SENTENCE_LAYOUT, chunk_sentences
+from bookchat.answer.sentence_vectors import SentenceVectors
 from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.run import run_ingest
 from bookchat.ingest.sync import SyncReport
-from bookchat.retrieval.embedder import Embedder
-from bookchat.vectorstore import open_store
+from bookchat.retrieval.embedder import DIMENSIONS, Embedder
+from bookchat.retrieval.search import Retriever
+from bookchat.retrieval.sparse import sparse_document
+from bookchat.vectorstore import Point, open_store
+from tests.vectorstore.legacy import write_legacy_edge
 
 TOPICS = ["merging", "rebasing", "tagging", "stashing", "bisecting", "cloning"]
 
@@ -118,9 +127,11 @@ def test_renaming_a_file_moves_its_chunks_without_re_embedding(setup) -> None:
     first = _sync(settings, docs, model)
     old = docs / "01-basics" / "03-tagging.md"
     old.rename(docs / "01-basics" / "03-tags.md")
+    calls = model.calls
     report = _sync(settings, docs, model)
     assert report.added == report.deleted > 0
     assert report.embedded == 0 and report.reused_vectors == report.added
+    assert report.embedded_sentences == 0 and model.calls == calls  # sentence vectors moved too
     assert len(_stored(settings)) == first.added
     store = open_store(settings)
     try:
@@ -217,3 +228,68 @@ def test_a_run_killed_midway_converges_on_the_next_run(
         assert store.count() == total  # no duplicates, no orphans
     finally:
         store.close()
+
+
+def _assert_sentence_vectors_stored(settings: Settings, docs: Path, embedder: Embedder) -> None:
+    """Every chunk stores one vector per sentence, equal to the model's own (float16 aside)."""
+    chunks = build_corpus(docs).chunks
+    store = open_store(settings)
+    try:
+        stored = store.sentence_vectors([c.chunk_id for c in chunks])
+    finally:
+        store.close()
+    for chunk in chunks:
+        sentences = chunk_sentences(chunk.payload["text"])
+        rows = stored[chunk.chunk_id]
+        assert rows.layout == SENTENCE_LAYOUT
+        assert rows.vectors.shape == (len(sentences), DIMENSIONS)
+        if sentences:
+            cosines = (rows.vectors * embedder.embed(sentences)).sum(axis=1)
+            assert float(cosines.min()) >= 0.999
+
+
+def test_each_chunk_stores_its_sentence_vectors(setup, embedder: Embedder) -> None:
+    settings, docs, model = setup
+    report = _sync(settings, docs, model)
+    # Overlapping chunks share boundary sentences: each distinct one is embedded once.
+    distinct = {s for c in build_corpus(docs).chunks for s in chunk_sentences(c.payload["text"])}
+    assert report.embedded_sentences == len(distinct) > report.added
+    _assert_sentence_vectors_stored(settings, docs, embedder)
+
+
+def test_an_index_from_before_sentence_vectors_is_upgraded_by_the_next_ingest(
+    setup, embedder: Embedder
+) -> None:
+    settings, docs, model = setup
+    chunks = build_corpus(docs).chunks
+    dense = embedder.embed([c.embed_text for c in chunks])
+    old = [
+        Point(c.chunk_id, v.tolist(), c.payload, sparse_document(c.embed_text))
+        for c, v in zip(chunks, dense, strict=True)
+    ]
+    write_legacy_edge(settings.store_dir / settings.collection, DIMENSIONS, old)
+    report = _sync(settings, docs, model)
+    # Every point is rewritten with its sentences; no chunk text goes through the model again.
+    assert (report.added, report.updated, report.deleted) == (0, len(chunks), 0)
+    assert report.embedded == 0 and report.reused_vectors == len(chunks)
+    assert report.embedded_sentences > 0
+    _assert_sentence_vectors_stored(settings, docs, embedder)
+    store = open_store(settings)
+    try:
+        kept = store.vectors([c.chunk_id for c in chunks])
+        np.testing.assert_allclose([kept[c.chunk_id] for c in chunks], dense, atol=1e-5)
+        # The upgraded index answers from stored vectors: no sentence is embedded at query time.
+        question = "Why does rebasing step 2 matter?"
+        hits = Retriever(store, hybrid=True).search(
+            question, embedder.embed([question])[0].tolist(), limit=4
+        )
+        candidates = passage_candidates([h.payload["text"] for h in hits])
+        cache = SentenceVectors(embedder)
+        matrix = asyncio.run(PassageVectors(store, cache).matrix(hits, candidates))
+        assert len(candidates) == len(matrix) > 0 and len(cache) == 0
+    finally:
+        store.close()
+    calls = model.calls
+    again = _sync(settings, docs, model)
+    assert (again.updated, again.embedded, again.embedded_sentences) == (0, 0, 0)
+    assert model.calls == calls

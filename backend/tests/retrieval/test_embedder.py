@@ -7,7 +7,7 @@ import asyncio
 import numpy as np
 import pytest
 
-from bookchat.retrieval.embedder import DIMENSIONS, Embedder
+from bookchat.retrieval.embedder import DIMENSIONS, Embedder, batches_by_length
 
 TEXTS = [
     "How do I undo the last commit but keep my changes?",
@@ -50,3 +50,13 @@ async def test_embedding_runs_off_the_event_loop(embedder: Embedder) -> None:
     vectors = await work
     order.append("embedded")
     assert order == ["loop ran", "embedded"] and vectors.shape == (400, DIMENSIONS)
+
+
+def test_batches_follow_length_and_a_much_longer_text_starts_a_new_one() -> None:
+    sentences = [f"Sentence number {n} of the chunk." for n in range(9)]
+    chunk = "A chunk text, far longer than any of its sentences. " * 20
+    batches = list(batches_by_length([chunk, *sentences], 16))
+    # The nine sentences are not padded to the chunk's length: it runs on its own.
+    assert batches == [[1, 2, 3, 4, 5, 6, 7, 8, 9], [0]]
+    assert [len(b) for b in batches_by_length(sentences * 2, 16)] == [16, 2]
+    assert list(batches_by_length([], 16)) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from qdrant_client import QdrantClient
 
-from bookchat.vectorstore.base import VectorStore
+from bookchat.vectorstore.base import Point, VectorStore
 from bookchat.vectorstore.edge_store import EdgeStore
 from bookchat.vectorstore.qdrant_client_store import QdrantClientStore
+from tests.vectorstore.legacy import write_legacy_collection, write_legacy_edge
 
 DIM = 384
 COLLECTION = "contract"
@@ -27,11 +28,16 @@ _SERVER_ID = "server-url" if _SERVER_URL else "server-memory"
 
 @dataclass
 class StoreKit:
-    """Opens stores of one engine; `persistent` says whether a reopen sees earlier writes."""
+    """Opens stores of one engine; `persistent` says whether a reopen sees earlier writes.
+
+    `legacy` writes points, with the engine's own API, where `open` will look, in the layout of
+    an index made before sentence vectors were stored.
+    """
 
     name: str
     opener: Callable[[], VectorStore]
     persistent: bool
+    legacy: Callable[[Sequence[Point]], None]
     opened: list[VectorStore] = field(default_factory=list)
 
     def open(self) -> VectorStore:
@@ -41,13 +47,36 @@ class StoreKit:
         return store
 
 
-def _server_opener(collection: str) -> Callable[[], VectorStore]:
+def _server_kit(collection: str) -> StoreKit:
     if _SERVER_URL:
         key = os.environ.get("QDRANT_API_KEY")
-        return lambda: QdrantClientStore.connect(_SERVER_URL, key, collection, DIM)
+        url = _SERVER_URL
+
+        def legacy(points: Sequence[Point]) -> None:
+            client = QdrantClient(url=url, api_key=key)
+            write_legacy_collection(client, collection, DIM, points)
+            client.close()
+
+        opener = lambda: QdrantClientStore.connect(url, key, collection, DIM)  # noqa: E731
+        return StoreKit(_SERVER_ID, opener, True, legacy)
     # In-memory data lives in the client object, so every open shares one client.
     client = QdrantClient(":memory:")
-    return lambda: QdrantClientStore(client, collection, DIM)
+    return StoreKit(
+        _SERVER_ID,
+        lambda: QdrantClientStore(client, collection, DIM),
+        False,
+        lambda points: write_legacy_collection(client, collection, DIM, points),
+    )
+
+
+def _local_legacy(folder: Path) -> Callable[[Sequence[Point]], None]:
+    def write(points: Sequence[Point]) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        client = QdrantClient(path=str(folder))
+        write_legacy_collection(client, COLLECTION, DIM, points)
+        client.close()
+
+    return write
 
 
 @pytest.fixture(
@@ -61,17 +90,23 @@ def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreKit]:
     """A StoreKit for each engine, with every store it opened closed afterwards."""
     engine = request.param
     if engine == "edge":
-        made = StoreKit("edge", lambda: EdgeStore.open(tmp_path / "edge", COLLECTION, DIM), True)
+        made = StoreKit(
+            "edge",
+            lambda: EdgeStore.open(tmp_path / "edge", COLLECTION, DIM),
+            True,
+            lambda points: write_legacy_edge(tmp_path / "edge" / COLLECTION, DIM, points),
+        )
     elif engine == "local":
         made = StoreKit(
             "local",
             lambda: QdrantClientStore.open_local(tmp_path / "qdrant", COLLECTION, DIM),
             True,
+            _local_legacy(tmp_path / "qdrant"),
         )
     else:
         # A fresh collection name per test keeps runs against a shared server independent.
         name = f"contract_{uuid.uuid4().hex[:12]}"
-        made = StoreKit(_SERVER_ID, _server_opener(name), bool(_SERVER_URL))
+        made = _server_kit(name)
     yield made
     for store in made.opened:
         store.close()

@@ -167,3 +167,67 @@ def test_close_releases_and_persistent_stores_reopen(kit: StoreKit) -> None:
     assert reopened.count() == 6
     assert reopened.read_catalog() == {"version": "v1"}
     assert reopened.search(list(_points(6)[2].vector), limit=1)[0].chunk_id == "chunk-2"
+
+
+def _with_layout(p: Point, rows: np.ndarray | None, layout: int = 1) -> Point:
+    payload = {**p.payload, "sentence_layout": layout}
+    return Point(p.chunk_id, p.vector, payload, p.sparse, sentences=rows)
+
+
+def test_sentence_vectors_come_back_in_one_read_in_float16_precision(store: VectorStore) -> None:
+    points = _points(4)
+    rows = unit_vectors(9, seed=5)
+    store.upsert([_with_layout(p, rows[3 * i : 3 * i + 3]) for i, p in enumerate(points[:3])])
+    store.upsert([points[3]])  # no sentence vectors, no layout marker
+    got = store.sentence_vectors(["chunk-0", "chunk-1", "chunk-2", "chunk-3", "missing"])
+    assert set(got) == {"chunk-0", "chunk-1", "chunk-2", "chunk-3"}
+    for i in range(3):
+        stored = got[f"chunk-{i}"]
+        assert stored.layout == 1
+        assert stored.vectors.shape == (3, len(rows[0])) and stored.vectors.dtype == np.float32
+        # Row order kept; float16 storage costs at most a rounding error.
+        cosines = (stored.vectors * rows[3 * i : 3 * i + 3]).sum(axis=1)
+        assert cosines.min() >= 0.999
+    assert got["chunk-3"].layout is None and got["chunk-3"].vectors.shape == (0, len(rows[0]))
+    assert store.sentence_vectors([]) == {}
+
+
+def test_rewriting_a_point_replaces_its_sentence_vectors(store: VectorStore) -> None:
+    point = _points(1)[0]
+    store.upsert([_with_layout(point, unit_vectors(3, seed=5))])
+    store.upsert([_with_layout(point, unit_vectors(2, seed=6))])
+    assert len(store.sentence_vectors(["chunk-0"])["chunk-0"].vectors) == 2
+    store.upsert([_with_layout(point, None)])  # its new text has no sentence left
+    assert len(store.sentence_vectors(["chunk-0"])["chunk-0"].vectors) == 0
+
+
+def test_an_index_from_before_sentence_vectors_is_served_then_upgraded(kit: StoreKit) -> None:
+    points = [
+        Point(p.chunk_id, p.vector, p.payload, _sparse(f"robot arm joint {p.chunk_id}"))
+        for p in _points(12)
+    ]
+    kit.legacy(points)
+    store = kit.open()
+    # Served as it is: searches work, and no chunk has stored sentence vectors yet.
+    assert store.search(_near(list(points[5].vector)), limit=1)[0].chunk_id == "chunk-5"
+    old = store.sentence_vectors(["chunk-5"])["chunk-5"]
+    assert old.layout is None and len(old.vectors) == 0
+    fingerprints = store.fingerprints()
+    assert store.upgrade_layout() is True
+    assert store.upgrade_layout() is False
+    # Every point kept its vectors, payload and filters.
+    assert store.fingerprints() == fingerprints
+    np.testing.assert_allclose(store.vectors(["chunk-5"])["chunk-5"], points[5].vector, atol=1e-5)
+    assert store.count({"chapter": "ch-b"}) == 4
+    assert store.search(_near(list(points[5].vector)), limit=1)[0].chunk_id == "chunk-5"
+    sparse = _sparse("robot joint chunk-7", query=True)
+    assert store.hybrid_search(list(points[7].vector), sparse, limit=1)[0].chunk_id == "chunk-7"
+    store.upsert([_with_layout(points[5], unit_vectors(2, seed=9))])
+    assert store.sentence_vectors(["chunk-5"])["chunk-5"].vectors.shape[0] == 2
+    if not kit.persistent:
+        return
+    store.close()
+    reopened = kit.open()
+    assert reopened.upgrade_layout() is False
+    assert reopened.sentence_vectors(["chunk-5"])["chunk-5"].vectors.shape[0] == 2
+    assert reopened.count() == 12

@@ -15,6 +15,7 @@ import qdrant_edge
 from bookchat.vectorstore.base import INDEXED_FIELDS, Point, StoreLocked, StoreUnavailable
 from bookchat.vectorstore.edge_store import EdgeStore
 from tests.vectorstore.conftest import DIM, unit_vectors
+from tests.vectorstore.legacy import write_legacy_edge
 
 COLLECTION = "book"
 
@@ -183,3 +184,55 @@ def test_bulk_load_builds_hnsw_but_small_upserts_do_not(tmp_path: Path) -> None:
     assert store.search(vectors[4321].tolist(), limit=1)[0].chunk_id == "bulk4321"
     store.close()
     assert _shard_info(folder).indexed_vectors_count > 0
+
+
+def test_a_shard_from_before_sentence_vectors_is_served_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "edge"
+    write_legacy_edge(folder / COLLECTION, DIM, _points(10))
+    with caplog.at_level(logging.WARNING, logger="bookchat.vectorstore"):
+        store = EdgeStore.open(folder, COLLECTION, DIM)
+    try:
+        messages = [r.getMessage() for r in caplog.records if r.name == "bookchat.vectorstore"]
+        assert len(messages) == 1 and "next `bookchat ingest`" in messages[0]
+        assert store.count() == 10
+        # Writing to it before the upgrade keeps working; the sentences are simply not kept.
+        point = _points(1, seed=8)[0]
+        store.upsert([Point("c0", point.vector, {"sentence_layout": 1}, sentences=unit_vectors(2))])
+        assert len(store.sentence_vectors(["c0"])["c0"].vectors) == 0
+    finally:
+        store.close()
+
+
+def test_a_rebuild_stopped_between_its_renames_is_completed_on_open(tmp_path: Path) -> None:
+    folder = tmp_path / "edge"
+    write_legacy_edge(folder / COLLECTION, DIM, _points(10))
+    store = EdgeStore.open(folder, COLLECTION, DIM)
+    assert store.upgrade_layout()
+    store.close()
+    # What a crash right after the first rename leaves: the old shard set aside (here, a legacy
+    # one again) and the complete new shard not yet in place.
+    (folder / COLLECTION).rename(folder / f"{COLLECTION}.rebuild")
+    write_legacy_edge(folder / f"{COLLECTION}.replaced", DIM, _points(3))
+    store = EdgeStore.open(folder, COLLECTION, DIM)
+    try:
+        assert store.count() == 10
+        assert store.upgrade_layout() is False  # the new layout is the one in place
+    finally:
+        store.close()
+    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == [COLLECTION]
+
+
+def test_a_copy_that_never_finished_is_discarded_and_the_old_shard_kept(tmp_path: Path) -> None:
+    folder = tmp_path / "edge"
+    write_legacy_edge(folder / COLLECTION, DIM, _points(10))
+    write_legacy_edge(folder / f"{COLLECTION}.rebuild", DIM, _points(3))  # a partial copy
+    store = EdgeStore.open(folder, COLLECTION, DIM)
+    try:
+        assert store.count() == 10
+        assert store.upgrade_layout() is True
+        assert store.count() == 10
+    finally:
+        store.close()
+    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == [COLLECTION]

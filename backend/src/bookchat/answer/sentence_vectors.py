@@ -29,6 +29,17 @@ class SentenceVectors:
         """The distinct sentences not cached yet, in order."""
         return [s for s in dict.fromkeys(sentences) if s not in self._cache]
 
+    def add(self, sentences: Sequence[str], rows: NDArray[np.float32]) -> int:
+        """Cache vectors read from the store while there is room (no eviction); returns how many."""
+        added = 0
+        for text, row in zip(sentences, rows, strict=True):
+            if len(self._cache) >= self._capacity:
+                break
+            if text not in self._cache:
+                self._cache[text] = row
+                added += 1
+        return added
+
     @property
     def capacity(self) -> int:
         """How many sentence vectors the cache holds at most."""

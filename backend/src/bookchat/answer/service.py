@@ -22,6 +22,7 @@ from bookchat.answer.llm.drafts import Draft, draft_for
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.passages import Passage
 from bookchat.answer.llm.writer import LLMWriter, Streamed
+from bookchat.answer.passage_vectors import PassageVectors
 from bookchat.answer.placement import selection_source, suggest_chapter
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse, Status, SuggestedChapter
 from bookchat.answer.sentence_vectors import SentenceVectors
@@ -77,6 +78,7 @@ class AnswerService:
         self._store = store
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
+        self._passages = PassageVectors(store, self._vectors)
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -163,7 +165,7 @@ class AnswerService:
         )
 
     async def warm(self) -> int:
-        """Embed the index's sentences ahead of questions; store errors are logged, not raised."""
+        """Fill the sentence cache ahead of questions; store errors are logged, not raised."""
         try:
             return await warm_sentences(self._store, self._vectors)
         except StoreUnavailable:
@@ -201,7 +203,7 @@ class AnswerService:
             [str(h.payload.get("text", "")) for h in relevant],
             [str(h.payload.get("section", "")) for h in relevant],
         )
-        _, matrix = await self._vectors.embed([c.text for c in candidates])
+        matrix = await self._passages.matrix(relevant, candidates)
         # The follow-up's own words pick the most precise sentences; when they find no support
         # on their own, the widened query (the follow-up read with its earlier turns) decides.
         attempts = [focus, (question, vector)] if focus else [(question, vector)]

@@ -49,7 +49,7 @@ class Services:
 
     @property
     def cache_state(self) -> CacheState:
-        """Whether first questions still pay for sentence embeddings: off, warming or warm."""
+        """Whether the sentence cache (for selections and checks) is off, warming or warm."""
         if not self.settings.warm_sentence_cache or self.answers is None:
             return "off"
         return "warm" if self.warmer is None or self.warmer.done() else "warming"

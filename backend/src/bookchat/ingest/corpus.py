@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bookchat.answer.sentence_layout import SENTENCE_LAYOUT
 from bookchat.ingest.chapters import Chapter, assign_chapters
 from bookchat.ingest.chunker import chunk_section
 from bookchat.ingest.pages import Skipped, scan_docs
 from bookchat.ingest.sections import split_sections
+from bookchat.vectorstore.base import SENTENCE_LAYOUT_FIELD
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,8 @@ def build_corpus(
                         "url": url,
                         "position": position,
                         "text": piece.text,
+                        # Inside the content hash: a new sentence layout rewrites every point.
+                        SENTENCE_LAYOUT_FIELD: SENTENCE_LAYOUT,
                     }
                     payload["text_hash"] = _digest(piece.embed_text, size=32)
                     payload["content_hash"] = _digest(json.dumps(payload, sort_keys=True), size=32)

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bookchat.ingest.chunk_vectors import ChunkVectors, embed_missing, reuse
 from bookchat.ingest.corpus import Chunk, Corpus
 from bookchat.ingest.pages import Skipped
 from bookchat.retrieval.embedder import MODEL_NAME, Embedder
@@ -52,6 +53,7 @@ class SyncReport:
     dry_run: bool
     seconds: float = 0.0
     model_loaded: bool = False
+    embedded_sentences: int = 0  # distinct sentences embedded for the chunks written
     changes: list[dict[str, str]] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -61,7 +63,8 @@ class SyncReport:
             f"files scanned {self.files_scanned}, pages {self.pages}, skipped {len(self.skipped)}; "
             f"chunks added {self.added}, updated {self.updated}, deleted {self.deleted}, "
             f"unchanged {self.unchanged}{' (' + verb.strip() + ')' if verb else ''}; "
-            f"embedded {self.embedded}; corpus {self.corpus_version}; {self.seconds:.2f} s"
+            f"embedded {self.embedded} (sentences {self.embedded_sentences}); "
+            f"corpus {self.corpus_version}; {self.seconds:.2f} s"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -107,18 +110,21 @@ def _describe(plan: SyncPlan) -> list[dict[str, str]]:
     return rows
 
 
-def _points(
-    batch: Sequence[Chunk], vectors: Sequence[Sequence[float]], version: str
-) -> list[Point]:
-    return [
-        Point(
-            chunk_id=chunk.chunk_id,
-            vector=vector,
-            payload={**chunk.payload, "chunk_id": chunk.chunk_id, "corpus_version": version},
-            sparse=sparse_document(chunk.embed_text),
+def _points(batch: Sequence[ChunkVectors], version: str) -> list[Point]:
+    points = []
+    for item in batch:
+        chunk = item.chunk
+        assert item.dense is not None  # only complete chunks are written
+        points.append(
+            Point(
+                chunk_id=chunk.chunk_id,
+                vector=item.dense,
+                payload={**chunk.payload, "chunk_id": chunk.chunk_id, "corpus_version": version},
+                sparse=sparse_document(chunk.embed_text),
+                sentences=item.sentences,
+            )
         )
-        for chunk, vector in zip(batch, vectors, strict=True)
-    ]
+    return points
 
 
 def sync_corpus(
@@ -130,17 +136,22 @@ def sync_corpus(
     full: bool = False,
     progress: bool = False,
 ) -> SyncReport:
-    """Bring the store in line with the corpus; the embedder is only created if text changed."""
+    """Bring the store in line with the corpus; the embedder is only created if something is new."""
     started = time.perf_counter()
+    if not dry_run:
+        # An index from before stored sentence vectors gains room for them; its points keep
+        # their dense vectors, and the plan below rewrites them all (their payloads lack the
+        # sentence layout marker, so every content hash differs).
+        store.upgrade_layout()
     stored = store.fingerprints()
     plan = plan_sync(corpus, stored, full=full)
     todo = plan.add + plan.update
     # A chunk whose embedded text already has a vector (moved, renamed, payload-only edit)
-    # reuses it instead of running the model again.
+    # reuses it, and its sentence vectors, instead of running the model again.
     text_owner = {text_hash: cid for cid, (_, text_hash) in stored.items()}
     reusable = [] if full else [c for c in todo if c.text_hash in text_owner]
     reused_ids = {c.chunk_id for c in reusable}
-    to_embed = [c for c in todo if c.chunk_id not in reused_ids]
+    to_embed = [ChunkVectors(c) for c in todo if c.chunk_id not in reused_ids]
     report = SyncReport(
         files_scanned=corpus.files_scanned,
         pages=sum(len(ch.pages) for ch in corpus.chapters),
@@ -160,24 +171,23 @@ def sync_corpus(
         return report
 
     for start in range(0, len(reusable), _BATCH):
-        batch = reusable[start : start + _BATCH]
-        found = store.vectors([text_owner[c.text_hash] for c in batch])
-        ready = [c for c in batch if text_owner[c.text_hash] in found]
-        store.upsert(
-            _points(ready, [found[text_owner[c.text_hash]] for c in ready], corpus.version)
-        )
-        to_embed.extend(c for c in batch if text_owner[c.text_hash] not in found)
+        found = reuse(store, reusable[start : start + _BATCH], text_owner)
+        store.upsert(_points([f for f in found if f.complete], corpus.version))
+        to_embed.extend(f for f in found if not f.complete)
 
+    report.embedded = 0
     if to_embed:
         model = embedder()
         with _progress(len(to_embed), progress) as advance:
             for start in range(0, len(to_embed), _BATCH):
                 batch = to_embed[start : start + _BATCH]
-                vectors = model.embed([c.embed_text for c in batch])
-                store.upsert(_points(batch, vectors.tolist(), corpus.version))
+                chunks, sentences = embed_missing(model, batch)
+                store.upsert(_points(batch, corpus.version))
+                report.embedded += chunks
+                report.embedded_sentences += sentences
                 advance(len(batch))
         report.model_loaded = True
-        report.embedded = len(to_embed)
+    report.reused_vectors = len(todo) - report.embedded
 
     for start in range(0, len(plan.delete), 1_000):
         store.delete(plan.delete[start : start + 1_000])

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bookchat.vectorstore import Hit, Point, SparseVector, VectorStore
-from bookchat.vectorstore.base import Where
+from bookchat.vectorstore.base import StoredSentences, Where
 
 
 class SerialStore:
@@ -70,6 +70,16 @@ class SerialStore:
         """See VectorStore.payloads."""
         with self._lock:
             return self.inner.payloads(chunk_ids)
+
+    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """See VectorStore.sentence_vectors."""
+        with self._lock:
+            return self.inner.sentence_vectors(chunk_ids)
+
+    def upgrade_layout(self) -> bool:
+        """See VectorStore.upgrade_layout (queries wait while an index is rebuilt)."""
+        with self._lock:
+            return self.inner.upgrade_layout()
 
     def read_catalog(self) -> dict[str, Any] | None:
         """See VectorStore.read_catalog."""

@@ -7,6 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
+from numpy.typing import NDArray
+
 # Payload fields every store indexes for filtering.
 INDEXED_FIELDS = ("chapter", "doc_id", "path")
 
@@ -22,6 +25,10 @@ def point_id(chunk_id: str) -> str:
 
 # Payload fields incremental sync compares (see fingerprints()).
 FINGERPRINT_FIELDS = ["chunk_id", "content_hash", "text_hash"]
+
+# Payload field saying which sentence split a point's `sentences` rows follow (an int written by
+# ingest; see bookchat.answer.sentence_layout). Points written before it existed have none.
+SENTENCE_LAYOUT_FIELD = "sentence_layout"
 
 
 def fingerprints_of(payloads: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
@@ -51,12 +58,30 @@ class SparseVector:
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """One chunk to store: dense vector, optional sparse vector, and its payload."""
+    """One chunk to store: dense vector, optional sparse vector, payload, sentence vectors."""
 
     chunk_id: str
     vector: Sequence[float]
     payload: Mapping[str, Any]
     sparse: SparseVector | None = None
+    # One row per sentence of the chunk; None or no rows stores none.
+    sentences: NDArray[np.float32] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSentences:
+    """A chunk's stored sentence vectors and the layout marker of the payload they came with."""
+
+    layout: int | None
+    vectors: NDArray[np.float32]  # (sentences, dim); no rows when none are stored
+
+
+def stored_sentences(payload: Mapping[str, Any] | None, rows: Any, dim: int) -> StoredSentences:
+    """StoredSentences from a retrieved point's payload and its `sentences` vector (or None)."""
+    layout = (payload or {}).get(SENTENCE_LAYOUT_FIELD)
+    empty = rows is None or len(rows) == 0
+    matrix = np.zeros((0, dim), dtype=np.float32) if empty else np.asarray(rows, dtype=np.float32)
+    return StoredSentences(layout if isinstance(layout, int) else None, matrix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +131,12 @@ class VectorStore(Protocol):
 
     def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Stored payloads of the given chunks (missing ones are left out)."""
+
+    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """Stored sentence vectors of the given chunks, in one read (missing ones are left out)."""
+
+    def upgrade_layout(self) -> bool:
+        """Make room for sentence vectors in an index made before them; True if it had to."""
 
     def read_catalog(self) -> dict[str, Any] | None:
         """The catalog written by the last complete ingest (chapters, corpus version), if any."""

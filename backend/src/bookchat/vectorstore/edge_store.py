@@ -15,19 +15,29 @@ import qdrant_edge as qe
 from bookchat.vectorstore.base import (
     FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
+    SENTENCE_LAYOUT_FIELD,
     Hit,
     Point,
     SparseVector,
+    StoredSentences,
     StoreLocked,
     StoreUnavailable,
     Where,
     fingerprints_of,
     point_id,
+    stored_sentences,
 )
-from bookchat.vectorstore.edge_migration import warn_if_old_layout
+from bookchat.vectorstore.edge_migration import (
+    finish_interrupted_rebuild,
+    has_vector,
+    rebuild_shard,
+    warn_if_old_layout,
+    warn_without_sentences,
+)
 
 DENSE = "dense"
 SPARSE = "bm25"
+SENTENCES = "sentences"
 LOCK_FILE = ".lock"
 _SCROLL_PAGE = 1_000
 # Qdrant's own default RRF constant, so Edge and the qdrant-client store rank alike.
@@ -44,9 +54,21 @@ _RRF_K = 2
 _INDEXING_THRESHOLD_KB = 10_000
 
 
-def _config(dim: int) -> qe.EdgeConfig:
+def _config(dim: int, *, sentences: bool = True) -> qe.EdgeConfig:
+    vectors = {DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)}
+    if sentences:
+        # Only ever read back by point id, never searched: no HNSW graph (m=0), half-size floats
+        # (cosine to float32 > 0.9999), left on disk until read.
+        vectors[SENTENCES] = qe.EdgeVectorParams(
+            size=dim,
+            distance=qe.Distance.Cosine,
+            multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
+            datatype=qe.VectorStorageDatatype.Float16,
+            hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
+            memory=qe.Memory.Cold,
+        )
     return qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+        vectors=vectors,
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         optimizers=qe.EdgeOptimizersConfig(indexing_threshold=_INDEXING_THRESHOLD_KB),
     )
@@ -70,12 +92,15 @@ def _hits(points: Sequence[qe.ScoredPoint]) -> list[Hit]:
     return hits
 
 
-def _edge_point(p: Point) -> qe.Point:
+def _edge_point(p: Point, *, sentences: bool) -> qe.Point:
     vector: dict[str, Any] = {DENSE: [float(x) for x in p.vector]}
     if p.sparse is not None and p.sparse.indices:
         vector[SPARSE] = qe.SparseVector(
             list(p.sparse.indices), [float(v) for v in p.sparse.values]
         )
+    # Edge refuses an empty multivector: a chunk without sentences simply has none.
+    if sentences and p.sentences is not None and len(p.sentences):
+        vector[SENTENCES] = p.sentences.tolist()
     return qe.Point(point_id(p.chunk_id), vector, {**p.payload, "chunk_id": p.chunk_id})
 
 
@@ -107,8 +132,7 @@ class _FolderLock:
             self._fd = None
 
 
-def _open_shard(shard_dir: Path, dim: int) -> qe.EdgeShard:
-    config = _config(dim)
+def _open_shard(shard_dir: Path, dim: int, config: qe.EdgeConfig) -> qe.EdgeShard:
     try:
         if (shard_dir / "edge_config.json").exists():
             # Passing the config makes Edge check the stored vectors match this embedding size.
@@ -129,11 +153,23 @@ def _open_shard(shard_dir: Path, dim: int) -> qe.EdgeShard:
 class EdgeStore:
     """VectorStore on a Qdrant Edge shard: `<path>/<collection>/` plus a JSON catalog beside it."""
 
-    def __init__(self, path: Path, collection: str, lock: _FolderLock, shard: qe.EdgeShard) -> None:
+    def __init__(
+        self,
+        path: Path,
+        collection: str,
+        lock: _FolderLock,
+        shard: qe.EdgeShard,
+        *,
+        dim: int,
+        sentences: bool,
+    ) -> None:
         self._path = path
+        self._shard_dir = path / collection
         self._catalog_path = path / f"{collection}.catalog.json"
         self._lock = lock
         self._shard: qe.EdgeShard | None = shard
+        self._dim = dim
+        self._sentences = sentences  # False: a shard from before sentence vectors were stored
 
     @classmethod
     def open(cls, path: Path, collection: str, dim: int) -> EdgeStore:
@@ -141,13 +177,20 @@ class EdgeStore:
         warn_if_old_layout(path)
         path.mkdir(parents=True, exist_ok=True)
         lock = _FolderLock(path)
+        shard_dir = path / collection
         try:
-            shard = _open_shard(path / collection, dim)
+            finish_interrupted_rebuild(shard_dir)
+            # An older shard is served as it is (answers embed its sentences on the fly) until
+            # ingest calls upgrade_layout.
+            sentences = has_vector(shard_dir, SENTENCES)
+            shard = _open_shard(shard_dir, dim, _config(dim, sentences=sentences))
             _ensure_indexes(shard)
         except BaseException:
             lock.release()
             raise
-        return cls(path, collection, lock, shard)
+        if not sentences:
+            warn_without_sentences(shard_dir)
+        return cls(path, collection, lock, shard, dim=dim, sentences=sentences)
 
     @property
     def _edge(self) -> qe.EdgeShard:
@@ -159,7 +202,8 @@ class EdgeStore:
         """Insert or replace points; durable once this returns (Edge's WAL survives a crash)."""
         if not points:
             return
-        self._edge.update(qe.UpdateOperation.upsert_points([_edge_point(p) for p in points]))
+        edge_points = [_edge_point(p, sentences=self._sentences) for p in points]
+        self._edge.update(qe.UpdateOperation.upsert_points(edge_points))
         self._optimize()
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
@@ -265,6 +309,34 @@ class EdgeStore:
             for r in self._retrieve(chunk_ids, vectors=False)
             if r.payload
         }
+
+    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """Stored sentence vectors (unit length, float16 precision) by chunk id, in one read."""
+        if not chunk_ids:
+            return {}
+        records = self._edge.retrieve(
+            [point_id(c) for c in chunk_ids],
+            with_payload=["chunk_id", SENTENCE_LAYOUT_FIELD],
+            with_vector=[SENTENCES] if self._sentences else False,
+        )
+        out: dict[str, StoredSentences] = {}
+        for record in records:
+            vec = record.vector
+            rows = vec.get(SENTENCES) if isinstance(vec, dict) else None
+            if record.payload:
+                out[str(record.payload["chunk_id"])] = stored_sentences(
+                    record.payload, rows, self._dim
+                )
+        return out
+
+    def upgrade_layout(self) -> bool:
+        """Rebuild a shard made before sentence vectors, copying its points; True if rebuilt."""
+        if self._sentences:
+            return False
+        self._shard = rebuild_shard(self._edge, self._shard_dir, _config(self._dim))
+        self._sentences = True
+        _ensure_indexes(self._shard)
+        return True
 
     def read_catalog(self) -> dict[str, Any] | None:
         """The catalog JSON beside the shard, if ingest has completed once."""

@@ -14,14 +14,23 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 from bookchat.vectorstore.base import (
     FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
+    SENTENCE_LAYOUT_FIELD,
     Hit,
     Point,
     SparseVector,
+    StoredSentences,
     StoreLocked,
     StoreUnavailable,
     Where,
     fingerprints_of,
     point_id,
+    stored_sentences,
+)
+from bookchat.vectorstore.qdrant_client_layout import (
+    SENTENCES,
+    add_sentences,
+    has_sentences,
+    sentences_params,
 )
 
 DENSE = "dense"
@@ -75,6 +84,7 @@ class QdrantClientStore:
         self._collection = collection
         self._catalog = f"{collection}__catalog"
         self._dim = dim
+        self._sentences = True  # False: a collection from before sentence vectors were stored
         self._ensure_collections()
 
     @classmethod
@@ -98,11 +108,15 @@ class QdrantClientStore:
 
     def _ensure_collections(self) -> None:
         with _reachable("create collection"):
-            if not self._client.collection_exists(self._collection):
+            if self._client.collection_exists(self._collection):
+                # An older collection is served as it is until ingest calls upgrade_layout.
+                self._sentences = has_sentences(self._client, self._collection)
+            else:
                 self._client.create_collection(
                     self._collection,
                     vectors_config={
-                        DENSE: models.VectorParams(size=self._dim, distance=models.Distance.COSINE)
+                        DENSE: models.VectorParams(size=self._dim, distance=models.Distance.COSINE),
+                        SENTENCES: sentences_params(self._dim),
                     },
                     sparse_vectors_config={
                         SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)
@@ -134,6 +148,8 @@ class QdrantClientStore:
                 vector[SPARSE] = models.SparseVector(
                     indices=p.sparse.indices, values=p.sparse.values
                 )
+            if self._sentences and p.sentences is not None and len(p.sentences):
+                vector[SENTENCES] = p.sentences.tolist()
             structs.append(
                 models.PointStruct(
                     id=point_id(p.chunk_id),
@@ -260,6 +276,45 @@ class QdrantClientStore:
             for r in self._retrieve(chunk_ids, vectors=False)
             if r.payload
         }
+
+    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """Stored sentence vectors by chunk id, in one read."""
+        if not chunk_ids:
+            return {}
+        records = self._call(
+            "retrieve",
+            lambda: self._client.retrieve(
+                self._collection,
+                ids=[point_id(c) for c in chunk_ids],
+                with_payload=["chunk_id", SENTENCE_LAYOUT_FIELD],
+                with_vectors=[SENTENCES] if self._sentences else False,
+            ),
+        )
+        out: dict[str, StoredSentences] = {}
+        for record in records:
+            vec = record.vector
+            rows = vec.get(SENTENCES) if isinstance(vec, dict) else None
+            if record.payload:
+                out[str(record.payload["chunk_id"])] = stored_sentences(
+                    record.payload, rows, self._dim
+                )
+        return out
+
+    def upgrade_layout(self) -> bool:
+        """Add the `sentences` vector to a collection made without it, in place; True if added."""
+        if self._sentences:
+            return False
+        with _reachable("add the sentences vector"):
+            try:
+                add_sentences(self._client, self._collection, self._dim)
+            except UnexpectedResponse as exc:
+                raise StoreUnavailable(
+                    f"The Qdrant server refused to add the `sentences` vector to the collection "
+                    f"{self._collection} (it needs Qdrant 1.18 or later): upgrade the server, or "
+                    "delete the collection and ingest again."
+                ) from exc
+        self._sentences = True
+        return True
 
     def read_catalog(self) -> dict[str, Any] | None:
         """The catalog point's payload, if ingest has completed once."""
