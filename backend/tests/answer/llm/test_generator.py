@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bookchat.answer.compose import Source
+from bookchat.answer.llm.agent import output_token_cap
 from bookchat.answer.llm.errors import GenerationFailed
 from bookchat.answer.llm.generator import Generated, LLMGenerator
 from bookchat.answer.llm.passages import Passage, Search
@@ -290,3 +291,15 @@ async def test_connection_refused_raises_generation_failed(
     generator = make_generator(openai_base_url=f"http://127.0.0.1:{port}/v1")
     with pytest.raises(GenerationFailed):
         await generator.generate("What?", [passage(REVERT)], mode="book")
+
+
+async def test_the_model_may_write_a_bounded_number_of_tokens(
+    make_generator: Callable[..., LLMGenerator], scripted: ScriptedModel
+) -> None:
+    generator = make_generator(answer_max_words=80)
+    scripted.script(Reply(text="git revert makes a new commit that undoes another [1]."))
+    await generator.generate("What does git revert do?", [passage(REVERT)], mode="book")
+    [request] = scripted.requests
+    # Room for an answer of the configured length, but a model that runs on is cut off.
+    assert request["max_tokens"] == output_token_cap(80)
+    assert 80 * 2 < request["max_tokens"] <= 80 * 4 + 64

@@ -22,6 +22,12 @@ class Run:
     state: RunState
 
 
+def output_token_cap(max_words: int) -> int:
+    """Most tokens the model may write: ample for `max_words` words, never a runaway reply."""
+    # English runs ~1.3 tokens a word; markers, code and a search call's arguments fit in 3x.
+    return 3 * max_words + 64
+
+
 def prepare_run(
     model: Model,
     question: str,
@@ -49,6 +55,6 @@ def prepare_run(
         ),
         model=model,
         tools=list(tools),
-        model_settings=ModelSettings(include_usage=True),
+        model_settings=ModelSettings(include_usage=True, max_tokens=output_token_cap(max_words)),
     )
     return Run(agent, conversation(history, question_message(question, passages)), state)
