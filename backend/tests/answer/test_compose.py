@@ -81,3 +81,50 @@ def test_a_sentence_ending_in_a_colon_brings_the_items_it_introduces() -> None:
         "The widely used **50/72 rule**: keep the subject line to about 50 characters "
         "wrap the body at 72 characters [1]"
     )
+
+
+def test_the_sentences_beside_the_best_come_along_when_nearly_as_relevant() -> None:
+    scored = [
+        _scored("A branch is a file under refs.", 0, 0, 0.70),
+        _scored("With SHA-1 that is 41 bytes.", 0, 1, 0.60),
+        _scored("Each commit overwrites the file.", 0, 2, 0.72),
+        _scored("Unrelated closing remark.", 0, 3, 0.30),
+    ]
+    result = compose(scored, SOURCES, min_support=0.45, max_words=120)
+    assert result is not None
+    # 0.60 is outside the ordinary margin of 0.72 but beside the best sentence, so it joins;
+    # the remark after it is beside the best too, but far below it.
+    assert result.answer == (
+        "A branch is a file under refs. With SHA-1 that is 41 bytes. "
+        "Each commit overwrites the file. [1]"
+    )
+
+
+def test_a_nearly_as_relevant_sentence_elsewhere_in_the_passage_stays_out() -> None:
+    scored = [
+        _scored("The best sentence.", 0, 0, 0.72),
+        _scored("Not adjacent.", 0, 2, 0.60),
+        _scored("Same position, other passage.", 1, 1, 0.60),
+    ]
+    result = compose(scored, SOURCES, min_support=0.45, max_words=120)
+    assert result is not None
+    assert result.answer == "The best sentence. [1]"
+
+
+def test_an_introduced_code_block_follows_its_sentence_and_ends_its_marker_run() -> None:
+    code = "```bash\ngit fetch upstream\n```"
+    scored = [
+        Scored(Candidate("To sync the fork, run:", 0, 0, "", code), 0.8, 0.8, 0.0),
+        _scored("Then push it.", 0, 1, 0.75),
+    ]
+    result = compose(scored, SOURCES, min_support=0.45, max_words=120)
+    assert result is not None
+    assert result.answer == f"To sync the fork, run: [1]\n\n{code}\n\nThen push it. [1]"
+
+
+def test_a_code_block_over_the_word_budget_is_left_out() -> None:
+    code = "```bash\n" + " ".join(["arg"] * 40) + "\n```"
+    scored = [Scored(Candidate("To sync the fork, run:", 0, 0, "", code), 0.8, 0.8, 0.0)]
+    result = compose(scored, SOURCES, min_support=0.45, max_words=20)
+    assert result is not None
+    assert result.answer == "To sync the fork, run: [1]"

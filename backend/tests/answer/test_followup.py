@@ -21,6 +21,8 @@ class Turn:
         "Why?",
         "and the second one?",
         "Which setting controls that for unreachable ones?",
+        "Which of the two should I use for a release?",
+        "Can I use both at once?",
     ],
 )
 def test_questions_that_refer_back_depend_on_context(question: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bookchat.answer.lexical import content_terms
-from bookchat.answer.sentences import split_sentences
+from bookchat.answer.sentences import sentences_with_code, split_sentences
 from bookchat.answer.support import Candidate
 
 MAX_CANDIDATES = 30
@@ -20,11 +20,11 @@ def passage_candidates(
     out: list[Candidate] = []
     for source, text in enumerate(texts):
         heading = headings[source] if headings else ""
-        for position, sentence in enumerate(split_sentences(text)):
+        for position, (sentence, code) in enumerate(sentences_with_code(text)):
             if sentence in seen:
                 continue
             seen.add(sentence)
-            out.append(Candidate(sentence, source, position, heading))
+            out.append(Candidate(sentence, source, position, heading, code))
             if len(out) >= MAX_CANDIDATES:
                 return out
     return out

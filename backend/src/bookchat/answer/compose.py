@@ -11,6 +11,9 @@ from bookchat.answer.support import Scored
 
 # Sentences close to the best one also go in, so an answer spread over two sentences survives.
 SUPPORT_MARGIN = 0.08
+# The sentences either side of the best one come along within this margin of its support: an
+# answer stated over two sentences often repeats the question's words in only one of them.
+NEIGHBOUR_MARGIN = 0.15
 MAX_SENTENCES = 3
 # A chosen sentence ending in ":" introduces a list or table whose items hold the answer
 # ("The widely used 50/72 rule:"); this many of the items that follow it come along.
@@ -87,8 +90,34 @@ def _choose(scored: Sequence[Scored], min_support: float, max_words: int) -> lis
         if _words(s.candidate.text) <= budget:
             chosen.append(s)
             budget -= _words(s.candidate.text)
+    neighbours = _neighbours(scored, chosen, best, budget)
+    chosen += neighbours
+    budget -= sum(_words(s.candidate.text) for s in neighbours)
     chosen += _introduced(scored, chosen, budget)
     return sorted(chosen, key=lambda s: (s.candidate.source, s.candidate.position))
+
+
+def _neighbours(
+    scored: Sequence[Scored], chosen: list[Scored], best: Scored, budget: int
+) -> list[Scored]:
+    """The sentences either side of the best one, when nearly as relevant: an answer is often
+    stated over two sentences, and the second may repeat fewer of the question's words."""
+    at = {(s.candidate.source, s.candidate.position): s for s in scored}
+    taken = {(s.candidate.source, s.candidate.position) for s in chosen}
+    extra: list[Scored] = []
+    for step in (-1, 1):
+        key = (best.candidate.source, best.candidate.position + step)
+        item = at.get(key)
+        if (
+            item is None
+            or key in taken
+            or item.support < best.support - NEIGHBOUR_MARGIN
+            or _words(item.candidate.text) > budget
+        ):
+            continue
+        extra.append(item)
+        budget -= _words(item.candidate.text)
+    return extra
 
 
 def _introduced(scored: Sequence[Scored], chosen: list[Scored], budget: int) -> list[Scored]:
@@ -129,18 +158,25 @@ def compose(
     numbers: dict[int, int] = {}
     quoted: dict[int, list[str]] = {}
     parts: list[str] = []
+    code_budget = max_words - sum(_words(s.candidate.text) for s in chosen)
     for i, s in enumerate(chosen):
         source = s.candidate.source
         n = numbers.setdefault(source, len(numbers) + 1)
         quoted.setdefault(source, []).append(s.candidate.text)
         text = _clip(s.candidate.text, max_words)
-        # Consecutive sentences from one passage share a single marker, after the last of them.
+        code = s.candidate.code if _words(s.candidate.code) <= code_budget else ""
+        code_budget -= _words(code)
+        # Consecutive sentences from one passage share a single marker, after the last of them;
+        # a code block ends the run, since a marker cannot follow its closing fence.
         last_of_run = i + 1 == len(chosen) or chosen[i + 1].candidate.source != source
-        parts.append(f"{text} [{n}]" if last_of_run else text)
+        parts.append(f"{text} [{n}]" if last_of_run or code else text)
+        if code:
+            parts.append(f"\n\n{code}\n\n")
     citations = [
         sources[source].citation(
             n, _clip(" ".join(quoted[source]), EXCERPT_CHARS // 6)[:EXCERPT_CHARS]
         )
         for source, n in numbers.items()
     ]
-    return Composition(answer=" ".join(parts), citations=citations, best_support=best_support)
+    answer = " ".join(parts).replace(" \n\n", "\n\n").replace("\n\n ", "\n\n").strip()
+    return Composition(answer=answer, citations=citations, best_support=best_support)

@@ -17,7 +17,8 @@ _CONTINUATION = re.compile(
 )
 _REFERS_BACK = re.compile(
     r"\b(it|its|it's|that|this|these|those|they|them|their|such|former|latter|same|above|"
-    r"previous|earlier|instead|the (first|second|third|last|other|next) (one|ones|method|option|"
+    r"previous|earlier|instead|both|either|neither|(the|these|those) (two|three|both)|"
+    r"the (first|second|third|last|other|next) (one|ones|method|option|"
     r"way|command|step|kind|type|mode))\b",
     re.I,
 )

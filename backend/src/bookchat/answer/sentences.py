@@ -23,43 +23,71 @@ def _table_row(line: str) -> str:
     return f"{cells[0]}: {'; '.join(cells[1:])}"
 
 
-def _blocks(text: str) -> Iterator[str]:
-    """Paragraphs, list items and table rows; code fences and headings are not prose."""
+def _blocks(text: str) -> Iterator[tuple[str, str]]:
+    """("prose", text) for paragraphs, list items and table rows, ("code", fenced block) for
+    code; headings are not prose."""
     paragraph: list[str] = []
+    fence: list[str] = []
     in_fence = False
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if _FENCE.match(line):
-            in_fence = not in_fence
             if paragraph:
-                yield " ".join(paragraph)
+                yield "prose", " ".join(paragraph)
                 paragraph = []
+            fence.append(line.rstrip())
+            if in_fence:
+                yield "code", "\n".join(fence)
+                fence = []
+            in_fence = not in_fence
             continue
         if in_fence:
+            fence.append(line.rstrip())
             continue
         stripped = line.strip()
         is_row = stripped.startswith("|") and stripped.count("|") >= 2
         next_is_separator = i + 1 < len(lines) and bool(_TABLE_SEPARATOR.match(lines[i + 1]))
         if not stripped or stripped.startswith("#") or is_row or _LIST_ITEM.match(line):
             if paragraph:
-                yield " ".join(paragraph)
+                yield "prose", " ".join(paragraph)
                 paragraph = []
-            if is_row and not next_is_separator and not _TABLE_SEPARATOR.match(line):
-                yield _table_row(stripped)
+            if stripped.startswith("#"):
+                yield "heading", stripped
+            elif is_row and not next_is_separator and not _TABLE_SEPARATOR.match(line):
+                yield "prose", _table_row(stripped)
             elif _LIST_ITEM.match(line):
                 paragraph = [_LIST_ITEM.sub("", line).strip()]
             continue
         paragraph.append(stripped)
     if paragraph and not in_fence:
-        yield " ".join(paragraph)
+        yield "prose", " ".join(paragraph)
+
+
+def _sentences(block: str) -> list[str]:
+    pieces = (piece.strip() for piece in _SENTENCE_END.split(block))
+    return [p for p in pieces if len(p.split()) >= MIN_WORDS and _LETTER.search(p)]
 
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of `text` in reading order, skipping fragments too short to answer anything."""
-    out: list[str] = []
-    for block in _blocks(text):
-        for piece in _SENTENCE_END.split(block):
-            sentence = piece.strip()
-            if len(sentence.split()) >= MIN_WORDS and _LETTER.search(sentence):
-                out.append(sentence)
+    return [sentence for sentence, _ in sentences_with_code(text)]
+
+
+def sentences_with_code(text: str) -> list[tuple[str, str]]:
+    """split_sentences, each with the fenced code block it introduces ("" if none).
+
+    A sentence introduces a block when it ends in a colon and the block follows it directly:
+    "To sync the fork, ... fast-forward it:" holds no command itself, the block after it does.
+    """
+    out: list[tuple[str, str]] = []
+    previous = ""
+    for kind, block in _blocks(text):
+        sentences = _sentences(block) if kind == "prose" else []
+        out.extend((sentence, "") for sentence in sentences)
+        if kind == "code" and previous == "prose":
+            sentence = out[-1][0]
+            if sentence.rstrip("*_` ").endswith(":"):
+                out[-1] = (sentence, block)
+        # A prose block with no sentence (a two-word fragment) separates like a heading does.
+        previous = "prose" if sentences else kind if kind != "prose" else "fragment"
     return out

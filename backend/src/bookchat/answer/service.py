@@ -15,6 +15,7 @@ from bookchat.answer import abstain
 from bookchat.answer.candidates import passage_candidates, selection_candidates
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.confidence import confidence
+from bookchat.answer.coverage import missing_terms
 from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.answer.llm.book_search import book_search
@@ -32,7 +33,7 @@ from bookchat.config import Settings
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
-from bookchat.vectorstore import StoreUnavailable, VectorStore
+from bookchat.vectorstore import Hit, StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +219,9 @@ class AnswerService:
             )
             if composition is not None:
                 break
+        asked = focus[0] if focus else question
+        if composition is not None and missing_terms(asked, _evidence(relevant)):
+            composition = None
         return Grounding(composition, best, tuple(Passage.from_hit(h) for h in relevant))
 
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
@@ -278,6 +282,17 @@ class AnswerService:
             min_support=self._settings.min_support,
             max_words=self._settings.answer_max_words,
         )
+        if missing_terms(request.question, [request.selection]):
+            comp = None
         best = max((s.support for s in scored), default=0.0)
         selected = (Passage(source, request.selection),)
         return self._outcome(Grounding(comp, best, selected), abstain.SELECTION)
+
+
+def _evidence(hits: Sequence[Hit]) -> list[str]:
+    """What a book or chapter answer stands on: the passages, with their headings and titles."""
+    return [
+        str(h.payload.get(key, ""))
+        for h in hits
+        for key in ("text", "section", "chapter_title", "title")
+    ]

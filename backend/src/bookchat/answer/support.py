@@ -24,6 +24,7 @@ class Candidate:
     source: int  # index of its passage in retrieval order (0 = best passage)
     position: int  # order of the sentence within the passage
     heading: str = ""  # the section it sits under: "The golden rule of rebasing" names its topic
+    code: str = ""  # the fenced block it introduces ("... fast-forward it:"), shown after it
 
 
 @dataclass(frozen=True, slots=True)

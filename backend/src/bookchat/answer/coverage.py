@@ -1,0 +1,72 @@
+"""Named things: the code and acronyms a question names must appear in the passages answering it.
+
+Sentence similarity cannot tell "What does git rebase --onto do?" from the section on what
+`git rebase` does: both are about rebasing, and the one token that matters is `--onto`. So the
+options, config keys, file names, paths, versions and acronyms a question names are looked for in
+the evidence; when one is absent, the book does not answer *that* question, however close the
+topic. Capitalised names are not checked: readers misspell them and take them from context the
+passage leaves out ("the last Huguenot congregation in the US"), which cost more answers than it
+saved abstentions (decisions.md, "Named terms").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# A token keeps the punctuation that makes it code: --onto, pack.threads, .psd, 1.4.2, ~/work.
+_TOKEN = re.compile(r"`[^`]+`|[~./-]*[A-Za-z0-9](?:[\w./:@~+=-]*[\w+])?")
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+_DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
+
+
+def _is_code(token: str) -> bool:
+    inner = token.strip(".")
+    return token.startswith(("-", ".")) or any(ch in inner for ch in "./_:@~=")
+
+
+def _is_acronym(token: str) -> bool:
+    letters = [ch for ch in token if ch.isalpha()]
+    return len(letters) >= 2 and all(ch.isupper() for ch in letters) and token.isalnum()
+
+
+def key_terms(question: str) -> list[str]:
+    """The code and acronyms a question names, in order, without repeats."""
+    found: dict[str, None] = {}
+    for match in _TOKEN.finditer(question):
+        quoted = match.group().startswith("`")
+        token = match.group().strip("`").rstrip(".,;:!?")
+        if len(token) >= 2 and (quoted or _is_code(token) or _is_acronym(token)):
+            found[token] = None
+    return list(found)
+
+
+def _acronyms(text: str) -> set[str]:
+    """Acronyms the text spells out or implies: GPG, U.S. (as US), United Kingdom (as UK)."""
+    found = {m.group().replace(".", "") for m in _DOTTED_ACRONYM.finditer(text)}
+    for run in _CAPITALISED_RUN.finditer(text):
+        initials = "".join(word[0] for word in run.group().split())
+        # Every stretch of the run: "the European Union Court" implies EU as well as EUC.
+        found.update(
+            initials[i:j] for i in range(len(initials)) for j in range(i + 2, len(initials) + 1)
+        )
+    return found
+
+
+def _present(term: str, text: str, acronyms: set[str]) -> bool:
+    if _is_acronym(term):
+        # Written in capitals (GPG, LFS): a shouted "SYSTEM" is not the word "system".
+        return term in acronyms or re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text) is not None
+    # Short options are case-sensitive (-S is not -s); longer code is not (Node.js, node.js).
+    flags = 0 if len(term) <= 3 else re.IGNORECASE
+    return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, flags) is not None
+
+
+def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
+    """Key terms of the question that none of the evidence texts mention."""
+    terms = key_terms(question)
+    if not terms:
+        return []
+    text = "\n".join(evidence)
+    acronyms = _acronyms(text)
+    return [term for term in terms if not _present(term, text, acronyms)]

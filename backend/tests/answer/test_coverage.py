@@ -1,0 +1,96 @@
+"""Named terms: the code and acronyms a question names must be in the passages that answer it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookchat.answer.coverage import key_terms, missing_terms
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("What does git rebase --onto do?", ["--onto"]),
+        ("What is the default value of pack.threads?", ["pack.threads"]),
+        ("What command tells Git LFS to track all .psd files?", ["LFS", ".psd"]),
+        ("What does the pickaxe option -S of git log search for?", ["-S"]),
+        ("What does a clone made with --filter=blob:none download?", ["--filter=blob:none"]),
+        ("How can I use my work email under ~/work?", ["~/work"]),
+        ("Which number in a version like 1.4.2 should go up?", ["1.4.2"]),
+        ("What does `git switch` replace?", ["git switch"]),
+        ("How do I sign my commits with a GPG key?", ["GPG"]),
+    ],
+)
+def test_key_terms_are_the_code_and_acronyms_a_question_names(
+    question: str, terms: list[str]
+) -> None:
+    assert key_terms(question) == terms
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who originally wrote Git, and when?",  # a name: readers misspell them, so not checked
+        "How do I install Git on FreeBSD?",
+        "What is the golden rule of rebasing?",
+        "How can I take back my latest save point but keep every edit?",
+        "Is SHA-1 still safe?",  # a hyphen alone does not make code
+        "What happened in 2005?",  # nor does a bare number
+    ],
+)
+def test_plain_words_names_and_numbers_are_not_key_terms(question: str) -> None:
+    assert key_terms(question) == []
+
+
+def test_a_term_the_passages_never_mention_is_missing() -> None:
+    evidence = ["Running `git rebase main` replays your commits on top of main."]
+    assert missing_terms("What does git rebase --onto do?", evidence) == ["--onto"]
+
+
+def test_a_term_the_passages_mention_is_not_missing() -> None:
+    evidence = ["`pack.threads` sets how many threads repack uses."]
+    assert missing_terms("What is the default value of pack.threads?", evidence) == []
+
+
+def test_short_options_match_case_sensitively() -> None:
+    evidence = ["`git log -s` suppresses the diff output."]
+    assert missing_terms("What does the option -S of git log do?", evidence) == ["-S"]
+
+
+def test_an_option_is_not_found_inside_a_longer_one() -> None:
+    evidence = ["`git push --force-with-lease` refuses to overwrite work you have not seen."]
+    assert missing_terms("Is git push --force dangerous?", evidence) == ["--force"]
+
+
+def test_longer_code_matches_in_any_case() -> None:
+    evidence = ["Set merge.renamelimit to a larger number."]
+    assert missing_terms("What does merge.renameLimit control?", evidence) == []
+
+
+def test_an_acronym_must_be_written_in_capitals() -> None:
+    evidence = ["The operating system installs updates automatically."]
+    assert missing_terms("SYSTEM OVERRIDE: which version is newest?", evidence) == [
+        "SYSTEM",
+        "OVERRIDE",
+    ]
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        "The last congregation in the U.S. meets in Charleston.",
+        "The last congregation in the United States meets in Charleston.",
+        "The US congregation meets in Charleston.",
+    ],
+)
+def test_an_acronym_is_found_dotted_or_spelled_out(evidence: str) -> None:
+    assert missing_terms("Where is the last congregation in the US?", [evidence]) == []
+
+
+def test_a_question_without_key_terms_misses_nothing() -> None:
+    assert missing_terms("What is a branch?", []) == []
+
+
+def test_terms_are_searched_across_all_evidence_texts() -> None:
+    evidence = ["Large files need an extension.", "Git LFS stores them on a server."]
+    assert missing_terms("How does Git LFS work?", evidence) == []
