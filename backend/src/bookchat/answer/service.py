@@ -12,12 +12,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer import abstain
-from bookchat.answer.candidates import passage_candidates, selection_candidates
-from bookchat.answer.compose import Composition, Source, compose
+from bookchat.answer.candidates import selection_candidates
+from bookchat.answer.compose import compose
 from bookchat.answer.confidence import confidence
 from bookchat.answer.coverage import missing_terms
 from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
+from bookchat.answer.grounding import Grounder, Grounding
 from bookchat.answer.llm.book_search import book_search
 from bookchat.answer.llm.drafts import Draft, draft_for
 from bookchat.answer.llm.generator import LLMGenerator
@@ -33,12 +34,9 @@ from bookchat.config import Settings
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
-from bookchat.vectorstore import Hit, StoreUnavailable, VectorStore
+from bookchat.vectorstore import StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)
-
-# Sentences are only drawn from the best few passages: embedding them is the main query cost.
-POOL_PASSAGES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +49,6 @@ class Outcome:
     confidence: float
     suggested_chapter: SuggestedChapter | None = None
     passages: tuple[Passage, ...] = ()  # what a generated answer may draw on, when grounded
-
-
-@dataclass(frozen=True, slots=True)
-class Grounding:
-    """Result of answering from passages: a composition (or None) and the best support seen."""
-
-    composition: Composition | None
-    best_support: float
-    passages: tuple[Passage, ...] = ()
 
 
 class AnswerService:
@@ -79,7 +68,7 @@ class AnswerService:
         self._store = store
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
-        self._passages = PassageVectors(store, self._vectors)
+        self._grounder = Grounder(settings, self._retriever, PassageVectors(store, self._vectors))
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -182,48 +171,6 @@ class AnswerService:
             raise IndexNotReady
         return catalog
 
-    async def _ground(
-        self,
-        question: str,
-        vector: NDArray[np.float32],
-        top_k: int,
-        chapter: str | None = None,
-        *,
-        focus: tuple[str, NDArray[np.float32]] | None = None,
-    ) -> Grounding:
-        """Retrieve with `question`; pick sentences for `focus` (the question itself, when the
-        retrieval query was widened with earlier turns: those turns are already answered)."""
-        hits = await asyncio.to_thread(
-            self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
-        )
-        relevant = [h for h in hits if h.score >= self._settings.min_chunk_score][:POOL_PASSAGES]
-        if not relevant:
-            return Grounding(None, 0.0)
-        sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
-        candidates = passage_candidates(
-            [str(h.payload.get("text", "")) for h in relevant],
-            [str(h.payload.get("section", "")) for h in relevant],
-        )
-        matrix = await self._passages.matrix(relevant, candidates)
-        # The follow-up's own words pick the most precise sentences; when they find no support
-        # on their own, the widened query (the follow-up read with its earlier turns) decides.
-        attempts = [focus, (question, vector)] if focus else [(question, vector)]
-        for text, query_vector in attempts:
-            scored = score_sentences(text, query_vector, candidates, matrix)
-            best = max((s.support for s in scored), default=0.0)
-            composition = compose(
-                scored,
-                sources,
-                min_support=self._settings.min_support,
-                max_words=self._settings.answer_max_words,
-            )
-            if composition is not None:
-                break
-        asked = focus[0] if focus else question
-        if composition is not None and missing_terms(asked, _evidence(relevant)):
-            composition = None
-        return Grounding(composition, best, tuple(Passage.from_hit(h) for h in relevant))
-
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
         comp = grounding.composition
         if comp is None:
@@ -242,7 +189,7 @@ class AnswerService:
 
     async def _book(self, request: QueryRequest, query: str) -> Outcome:
         vector, focus = await self._query_vectors(request.question, query)
-        grounding = await self._ground(query, vector, request.top_k, focus=focus)
+        grounding = await self._grounder.ground(query, vector, request.top_k, focus=focus)
         return self._outcome(grounding, abstain.BOOK)
 
     async def _chapter(self, request: QueryRequest, query: str, catalog: Catalog) -> Outcome:
@@ -252,10 +199,12 @@ class AnswerService:
         if chapter is None:
             raise UnknownChapter(request.chapter)
         vector, focus = await self._query_vectors(request.question, query)
-        grounding = await self._ground(query, vector, request.top_k, request.chapter, focus=focus)
+        grounding = await self._grounder.ground(
+            query, vector, request.top_k, request.chapter, focus=focus
+        )
         if grounding.composition is not None:
             return self._outcome(grounding, "")
-        book = await self._ground(query, vector, request.top_k, focus=focus)
+        book = await self._grounder.ground(query, vector, request.top_k, focus=focus)
         suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
         outcome = self._outcome(
             grounding, abstain.chapter_message(str(chapter["title"]), suggestion)
@@ -287,12 +236,3 @@ class AnswerService:
         best = max((s.support for s in scored), default=0.0)
         selected = (Passage(source, request.selection),)
         return self._outcome(Grounding(comp, best, selected), abstain.SELECTION)
-
-
-def _evidence(hits: Sequence[Hit]) -> list[str]:
-    """What a book or chapter answer stands on: the passages, with their headings and titles."""
-    return [
-        str(h.payload.get(key, ""))
-        for h in hits
-        for key in ("text", "section", "chapter_title", "title")
-    ]

@@ -1,0 +1,64 @@
+"""Grounding: passages retrieved from the sample book, their sentences scored, composed or not."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookchat.answer.grounding import POOL_PASSAGES, Grounder
+from bookchat.answer.passage_vectors import PassageVectors
+from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.config import Settings
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.search import Retriever
+from bookchat.vectorstore import VectorStore
+
+
+@pytest.fixture
+def grounder(book_settings: Settings, book_store: VectorStore, embedder: Embedder) -> Grounder:
+    """A grounder over the ingested sample book, with the default thresholds."""
+    vectors = PassageVectors(book_store, SentenceVectors(embedder))
+    return Grounder(book_settings, Retriever(book_store, hybrid=True), vectors)
+
+
+async def test_a_covered_question_is_answered_from_the_section_that_covers_it(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    question = "How do I revert a merge commit?"
+    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+    assert grounding.composition is not None
+    assert "-m 1" in grounding.composition.answer
+    assert grounding.composition.citations[0].section == "Undoing a public commit with git revert"
+    assert 0 < len(grounding.passages) <= POOL_PASSAGES
+
+
+async def test_an_option_the_passages_never_name_is_declined_though_the_topic_matches(
+    grounder: Grounder, embedder: Embedder, book_settings: Settings
+) -> None:
+    question = "What does git rebase --onto do?"
+    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+    # Rebasing passages are found and support the topic, but none of them mentions --onto.
+    assert grounding.passages
+    assert all("--onto" not in p.text for p in grounding.passages)
+    assert grounding.best_support >= book_settings.min_support
+    assert grounding.composition is None
+
+
+async def test_a_chapter_question_only_draws_on_that_chapter(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    question = "How do I revert a merge commit?"
+    vector = embedder.embed([question])[0]
+    grounding = await grounder.ground(question, vector, top_k=5, chapter="branching")
+    assert grounding.passages
+    assert {p.source.chapter for p in grounding.passages} == {"branching"}
+
+
+async def test_a_follow_up_picks_sentences_by_its_own_words(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    widened = "What does git reset --soft do? And what does the default mode do?"
+    own = "And what does the default mode do?"
+    rows = embedder.embed([widened, own])
+    grounding = await grounder.ground(widened, rows[0], top_k=5, focus=(own, rows[1]))
+    assert grounding.composition is not None
+    assert "--mixed" in grounding.composition.answer
