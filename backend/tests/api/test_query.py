@@ -85,6 +85,16 @@ def test_question_the_book_does_not_cover_abstains_without_citations(client: Any
     assert body["confidence"] < 0.5
 
 
+def test_a_question_naming_an_option_the_book_lacks_abstains_at_no_more_than_half_confidence(
+    client: Any,
+) -> None:
+    # The rebasing sections match the topic well; none of them mentions --onto.
+    body = _ask(client, question="What does git rebase --onto do?").json()
+    assert body["status"] == "abstained"
+    assert body["citations"] == []
+    assert body["confidence"] <= 0.5
+
+
 def test_chapter_mode_searches_only_that_chapter_in_the_store(
     client: Any, recording_store: Any
 ) -> None:

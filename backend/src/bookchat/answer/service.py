@@ -174,7 +174,9 @@ class AnswerService:
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
         comp = grounding.composition
         if comp is None:
-            score = confidence(grounding.best_support, self._settings.min_support)
+            # A question naming code the passages lack is declined however well the rest of it
+            # matches: an abstention never claims more than the threshold's 0.5.
+            score = min(0.5, confidence(grounding.best_support, self._settings.min_support))
             return Outcome(abstention, "abstained", [], score)
         score = confidence(comp.best_support, self._settings.min_support)
         return Outcome(comp.answer, "grounded", comp.citations, score, passages=grounding.passages)
