@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,13 +18,13 @@ from bookchat.vectorstore.base import (
     Point,
     SparseVector,
     StoredSentences,
-    StoreLocked,
     StoreUnavailable,
     Where,
     fingerprints_of,
     point_id,
     stored_sentences,
 )
+from bookchat.vectorstore.edge_folder import FolderLock, fsync_dir, open_shard
 from bookchat.vectorstore.edge_migration import (
     finish_interrupted_rebuild,
     has_vector,
@@ -34,120 +32,19 @@ from bookchat.vectorstore.edge_migration import (
     warn_if_old_layout,
     warn_without_sentences,
 )
+from bookchat.vectorstore.edge_schema import (
+    DENSE,
+    SENTENCES,
+    SPARSE,
+    edge_filter,
+    edge_hits,
+    edge_point,
+    shard_config,
+)
 
-DENSE = "dense"
-SPARSE = "bm25"
-SENTENCES = "sentences"
-LOCK_FILE = ".lock"
 _SCROLL_PAGE = 1_000
 # Qdrant's own default RRF constant, so Edge and the qdrant-client store rank alike.
 _RRF_K = 2
-
-# When HNSW gets built. Edge has no background optimizer, so we call optimize() after every write;
-# it only does work once the appendable segment holds more than this many KB of dense vectors
-# (10 MB ~ 6,500 MiniLM vectors). Below that it returns in microseconds, so the few-chunk upserts
-# of an incremental re-ingest stay cheap and their points are searched exactly (brute force over
-# a few thousand vectors takes ~1 ms). A bulk load pays the HNSW build in ~6,500-point steps as it
-# goes: measured at 50k points on 2 cores, 63 s in all against 52 s for one build at the end, and
-# in exchange search is fast right after the last batch, with no "finish" call ingest could miss.
-# Either way it is small next to embedding the same chunks with MiniLM.
-_INDEXING_THRESHOLD_KB = 10_000
-
-
-def _config(dim: int, *, sentences: bool = True) -> qe.EdgeConfig:
-    vectors = {DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)}
-    if sentences:
-        # Only ever read back by point id, never searched: no HNSW graph (m=0), half-size floats
-        # (cosine to float32 > 0.9999), left on disk until read.
-        vectors[SENTENCES] = qe.EdgeVectorParams(
-            size=dim,
-            distance=qe.Distance.Cosine,
-            multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
-            datatype=qe.VectorStorageDatatype.Float16,
-            hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
-            memory=qe.Memory.Cold,
-        )
-    return qe.EdgeConfig(
-        vectors=vectors,
-        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=_INDEXING_THRESHOLD_KB),
-    )
-
-
-def _filter(where: Where | None) -> qe.Filter | None:
-    if not where:
-        return None
-    return qe.Filter(
-        must=[qe.FieldCondition(key=k, match=qe.MatchValue(v)) for k, v in where.items()]
-    )
-
-
-def _hits(points: Sequence[qe.ScoredPoint]) -> list[Hit]:
-    hits = []
-    for p in points:
-        payload = dict(p.payload or {})
-        hits.append(
-            Hit(chunk_id=str(payload.get("chunk_id", p.id)), score=float(p.score), payload=payload)
-        )
-    return hits
-
-
-def _edge_point(p: Point, *, sentences: bool) -> qe.Point:
-    vector: dict[str, Any] = {DENSE: [float(x) for x in p.vector]}
-    if p.sparse is not None and p.sparse.indices:
-        vector[SPARSE] = qe.SparseVector(
-            list(p.sparse.indices), [float(v) for v in p.sparse.values]
-        )
-    # Edge refuses an empty multivector: a chunk without sentences simply has none.
-    if sentences and p.sentences is not None and len(p.sentences):
-        vector[SENTENCES] = p.sentences.tolist()
-    return qe.Point(point_id(p.chunk_id), vector, {**p.payload, "chunk_id": p.chunk_id})
-
-
-class _FolderLock:
-    """An exclusive flock on `<folder>/.lock`; the OS drops it if the process dies (kill -9 too)."""
-
-    def __init__(self, folder: Path) -> None:
-        path = folder / LOCK_FILE
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
-            os.close(fd)
-            raise StoreLocked(
-                f"The index at {folder} is in use by another process (pid {holder}); only one "
-                "process may open an embedded store, so stop the server before ingesting or "
-                "point both at a Qdrant server with QDRANT_URL."
-            ) from None
-        # The pid is only for that message; the lock itself is the flock, not the file's content.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        self._fd: int | None = fd
-
-    def release(self) -> None:
-        """Drop the lock (closing the descriptor releases the flock)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-def _open_shard(shard_dir: Path, dim: int, config: qe.EdgeConfig) -> qe.EdgeShard:
-    try:
-        if (shard_dir / "edge_config.json").exists():
-            # Passing the config makes Edge check the stored vectors match this embedding size.
-            return qe.EdgeShard.load(str(shard_dir), config)
-        return qe.EdgeShard.create(str(shard_dir), config)
-    except Exception as exc:  # Edge raises bare Exception; sort it by message.
-        text = str(exc)
-        if "WouldBlock" in text:
-            raise StoreLocked(f"The index at {shard_dir} is in use by another process.") from exc
-        if "ncompatible" in text:
-            raise StoreUnavailable(
-                f"The index at {shard_dir} was built with different vectors than this model "
-                f"({dim} dimensions); delete the folder and ingest again."
-            ) from exc
-        raise StoreUnavailable(f"The index at {shard_dir} could not be opened: {text}") from exc
 
 
 class EdgeStore:
@@ -157,7 +54,7 @@ class EdgeStore:
         self,
         path: Path,
         collection: str,
-        lock: _FolderLock,
+        lock: FolderLock,
         shard: qe.EdgeShard,
         *,
         dim: int,
@@ -176,14 +73,14 @@ class EdgeStore:
         """Open (or create) the store in `path`; StoreLocked if another process has it."""
         warn_if_old_layout(path)
         path.mkdir(parents=True, exist_ok=True)
-        lock = _FolderLock(path)
+        lock = FolderLock(path)
         shard_dir = path / collection
         try:
             finish_interrupted_rebuild(shard_dir)
             # An older shard is served as it is (answers embed its sentences on the fly) until
             # ingest calls upgrade_layout.
             sentences = has_vector(shard_dir, SENTENCES)
-            shard = _open_shard(shard_dir, dim, _config(dim, sentences=sentences))
+            shard = open_shard(shard_dir, dim, shard_config(dim, sentences=sentences))
             _ensure_indexes(shard)
         except BaseException:
             lock.release()
@@ -202,7 +99,7 @@ class EdgeStore:
         """Insert or replace points; durable once this returns (Edge's WAL survives a crash)."""
         if not points:
             return
-        edge_points = [_edge_point(p, sentences=self._sentences) for p in points]
+        edge_points = [edge_point(p, sentences=self._sentences) for p in points]
         self._edge.update(qe.UpdateOperation.upsert_points(edge_points))
         self._optimize()
 
@@ -227,10 +124,10 @@ class EdgeStore:
         request = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest([float(x) for x in vector], using=DENSE),
-            filter=_filter(where),
+            filter=edge_filter(where),
             with_payload=True,
         )
-        return _hits(self._edge.query(request))
+        return edge_hits(self._edge.query(request))
 
     def hybrid_search(
         self,
@@ -241,7 +138,7 @@ class EdgeStore:
         where: Where | None = None,
     ) -> list[Hit]:
         """Dense + BM25 prefetches with the same filter, fused with RRF inside Edge."""
-        flt = _filter(where)
+        flt = edge_filter(where)
         depth = max(limit * 4, 20)
         prefetches = [
             qe.Prefetch(
@@ -261,11 +158,11 @@ class EdgeStore:
             prefetches=prefetches,
             with_payload=True,
         )
-        return _hits(self._edge.query(request))
+        return edge_hits(self._edge.query(request))
 
     def count(self, where: Where | None = None) -> int:
         """Exact number of points (matching the filter)."""
-        return int(self._edge.count(qe.CountRequest(exact=True, filter=_filter(where))))
+        return int(self._edge.count(qe.CountRequest(exact=True, filter=edge_filter(where))))
 
     def _scroll(self, fields: list[str]) -> Iterator[dict[str, Any]]:
         offset: Any = None
@@ -333,7 +230,7 @@ class EdgeStore:
         """Rebuild a shard made before sentence vectors, copying its points; True if rebuilt."""
         if self._sentences:
             return False
-        self._shard = rebuild_shard(self._edge, self._shard_dir, _config(self._dim))
+        self._shard = rebuild_shard(self._edge, self._shard_dir, shard_config(self._dim))
         self._sentences = True
         _ensure_indexes(self._shard)
         return True
@@ -356,7 +253,7 @@ class EdgeStore:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, self._catalog_path)
-        _fsync_dir(self._path)
+        fsync_dir(self._path)
 
     def close(self) -> None:
         """Flush and close the shard, then release the folder lock; safe to call twice."""
@@ -375,13 +272,3 @@ def _ensure_indexes(shard: qe.EdgeShard) -> None:
     for name in INDEXED_FIELDS:
         if name not in existing:
             shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
-
-
-def _fsync_dir(folder: Path) -> None:
-    # Makes the rename itself durable; some filesystems refuse to open directories, which is fine.
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
