@@ -53,6 +53,11 @@ class Settings(BaseSettings):
     hybrid: bool = Field(default=True, alias="BOOKCHAT_HYBRID")
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     min_support: float = Field(default=0.46, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
+    # A passage the reader selected is likelier to hold the answer than one retrieval found, so
+    # selection mode asks a little less of its best sentence (decisions.md, "Selections").
+    min_selection_support: float = Field(
+        default=0.44, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SELECTION_SUPPORT"
+    )
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
     # Fill the sentence cache in the background at start-up and after each ingest: stored sentence
     # vectors are copied in, and only an index built before they were stored is embedded, so the

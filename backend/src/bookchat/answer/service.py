@@ -171,14 +171,18 @@ class AnswerService:
             raise IndexNotReady
         return catalog
 
-    def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
+    def _outcome(
+        self, grounding: Grounding, abstention: str, threshold: float | None = None
+    ) -> Outcome:
+        """The response fields of a grounding; `threshold` is the support it was held to."""
+        threshold = self._settings.min_support if threshold is None else threshold
         comp = grounding.composition
         if comp is None:
             # A question naming code the passages lack is declined however well the rest of it
             # matches: an abstention never claims more than the threshold's 0.5.
-            score = min(0.5, confidence(grounding.best_support, self._settings.min_support))
+            score = min(0.5, confidence(grounding.best_support, threshold))
             return Outcome(abstention, "abstained", [], score)
-        score = confidence(comp.best_support, self._settings.min_support)
+        score = confidence(comp.best_support, threshold)
         return Outcome(comp.answer, "grounded", comp.citations, score, passages=grounding.passages)
 
     async def _query_vectors(
@@ -230,11 +234,13 @@ class AnswerService:
         comp = compose(
             scored,
             [source],
-            min_support=self._settings.min_support,
+            min_support=self._settings.min_selection_support,
             max_words=self._settings.answer_max_words,
         )
         if missing_terms(request.question, [request.selection]):
             comp = None
         best = max((s.support for s in scored), default=0.0)
         selected = (Passage(source, request.selection),)
-        return self._outcome(Grounding(comp, best, selected), abstain.SELECTION)
+        return self._outcome(
+            Grounding(comp, best, selected), abstain.SELECTION, self._settings.min_selection_support
+        )

@@ -41,6 +41,7 @@ def settings_fingerprint(settings: Settings) -> str:
         "hybrid": settings.hybrid,
         "min_chunk_score": settings.min_chunk_score,
         "min_support": settings.min_support,
+        "min_selection_support": settings.min_selection_support,
         "answer_max_words": settings.answer_max_words,
         "chunk_max_tokens": settings.chunk_max_tokens,
         "chunk_overlap": settings.chunk_overlap,
