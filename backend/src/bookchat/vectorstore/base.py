@@ -84,6 +84,18 @@ def stored_sentences(payload: Mapping[str, Any] | None, rows: Any, dim: int) -> 
     return StoredSentences(layout if isinstance(layout, int) else None, matrix)
 
 
+def sentences_by_chunk(records: Iterable[Any], name: str, dim: int) -> dict[str, StoredSentences]:
+    """chunk_id -> StoredSentences of retrieved records (Edge's and qdrant-client's alike: each
+    has `.payload` and `.vector`, the named vectors as a dict)."""
+    out: dict[str, StoredSentences] = {}
+    for record in records:
+        vectors = record.vector
+        rows = vectors.get(name) if isinstance(vectors, dict) else None
+        if record.payload:
+            out[str(record.payload["chunk_id"])] = stored_sentences(record.payload, rows, dim)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One search result."""

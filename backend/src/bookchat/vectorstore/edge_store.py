@@ -22,7 +22,7 @@ from bookchat.vectorstore.base import (
     Where,
     fingerprints_of,
     point_id,
-    stored_sentences,
+    sentences_by_chunk,
 )
 from bookchat.vectorstore.edge_folder import FolderLock, fsync_dir, open_shard
 from bookchat.vectorstore.edge_migration import (
@@ -216,15 +216,7 @@ class EdgeStore:
             with_payload=["chunk_id", SENTENCE_LAYOUT_FIELD],
             with_vector=[SENTENCES] if self._sentences else False,
         )
-        out: dict[str, StoredSentences] = {}
-        for record in records:
-            vec = record.vector
-            rows = vec.get(SENTENCES) if isinstance(vec, dict) else None
-            if record.payload:
-                out[str(record.payload["chunk_id"])] = stored_sentences(
-                    record.payload, rows, self._dim
-                )
-        return out
+        return sentences_by_chunk(records, SENTENCES, self._dim)
 
     def upgrade_layout(self) -> bool:
         """Rebuild a shard made before sentence vectors, copying its points; True if rebuilt."""

@@ -24,7 +24,7 @@ from bookchat.vectorstore.base import (
     Where,
     fingerprints_of,
     point_id,
-    stored_sentences,
+    sentences_by_chunk,
 )
 from bookchat.vectorstore.qdrant_client_layout import (
     SENTENCES,
@@ -290,15 +290,7 @@ class QdrantClientStore:
                 with_vectors=[SENTENCES] if self._sentences else False,
             ),
         )
-        out: dict[str, StoredSentences] = {}
-        for record in records:
-            vec = record.vector
-            rows = vec.get(SENTENCES) if isinstance(vec, dict) else None
-            if record.payload:
-                out[str(record.payload["chunk_id"])] = stored_sentences(
-                    record.payload, rows, self._dim
-                )
-        return out
+        return sentences_by_chunk(records, SENTENCES, self._dim)
 
     def upgrade_layout(self) -> bool:
         """Add the `sentences` vector to a collection made without it, in place; True if added."""
