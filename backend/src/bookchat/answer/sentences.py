@@ -80,14 +80,12 @@ def sentences_with_code(text: str) -> list[tuple[str, str]]:
     "To sync the fork, ... fast-forward it:" holds no command itself, the block after it does.
     """
     out: list[tuple[str, str]] = []
-    previous = ""
+    introduces = False  # the block just read ended in a sentence ending in a colon
     for kind, block in _blocks(text):
+        if kind == "code" and introduces:
+            out[-1] = (out[-1][0], block)
         sentences = _sentences(block) if kind == "prose" else []
         out.extend((sentence, "") for sentence in sentences)
-        if kind == "code" and previous == "prose":
-            sentence = out[-1][0]
-            if sentence.rstrip("*_` ").endswith(":"):
-                out[-1] = (sentence, block)
-        # A prose block with no sentence (a two-word fragment) separates like a heading does.
-        previous = "prose" if sentences else kind if kind != "prose" else "fragment"
+        # Anything in between (a heading, a fragment too short to be a sentence) breaks the link.
+        introduces = bool(sentences) and sentences[-1].rstrip("*_` ").endswith(":")
     return out
