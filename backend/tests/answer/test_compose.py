@@ -128,3 +128,11 @@ def test_a_code_block_over_the_word_budget_is_left_out() -> None:
     result = compose(scored, SOURCES, min_support=0.45, max_words=20)
     assert result is not None
     assert result.answer == "To sync the fork, run: [1]"
+
+
+def test_an_introduced_code_block_keeps_its_indentation() -> None:
+    code = "```yaml\njobs:\n\n  test:\n    runs-on: ubuntu-latest\n```"
+    scored = [Scored(Candidate("The workflow file reads:", 0, 0, "", code), 0.8, 0.8, 0.0)]
+    result = compose(scored, SOURCES, min_support=0.45, max_words=120)
+    assert result is not None
+    assert result.answer == f"The workflow file reads: [1]\n\n{code}"

@@ -157,7 +157,8 @@ def compose(
     chosen = _choose(scored, min_support, max_words)
     numbers: dict[int, int] = {}
     quoted: dict[int, list[str]] = {}
-    parts: list[str] = []
+    paragraphs: list[str] = []  # runs of sentences, and the code blocks between them
+    run: list[str] = []
     code_budget = max_words - sum(_words(s.candidate.text) for s in chosen)
     for i, s in enumerate(chosen):
         source = s.candidate.source
@@ -169,14 +170,18 @@ def compose(
         # Consecutive sentences from one passage share a single marker, after the last of them;
         # a code block ends the run, since a marker cannot follow its closing fence.
         last_of_run = i + 1 == len(chosen) or chosen[i + 1].candidate.source != source
-        parts.append(f"{text} [{n}]" if last_of_run or code else text)
+        run.append(f"{text} [{n}]" if last_of_run or code else text)
         if code:
-            parts.append(f"\n\n{code}\n\n")
+            paragraphs += [" ".join(run), code]
+            run = []
+    if run:
+        paragraphs.append(" ".join(run))
     citations = [
         sources[source].citation(
             n, _clip(" ".join(quoted[source]), EXCERPT_CHARS // 6)[:EXCERPT_CHARS]
         )
         for source, n in numbers.items()
     ]
-    answer = " ".join(parts).replace(" \n\n", "\n\n").replace("\n\n ", "\n\n").strip()
-    return Composition(answer=answer, citations=citations, best_support=best_support)
+    return Composition(
+        answer="\n\n".join(paragraphs), citations=citations, best_support=best_support
+    )
