@@ -90,20 +90,25 @@ def _choose(scored: Sequence[Scored], min_support: float, max_words: int) -> lis
         if _words(s.candidate.text) <= budget:
             chosen.append(s)
             budget -= _words(s.candidate.text)
-    neighbours = _neighbours(scored, chosen, best, budget)
+    at = {_place(s): s for s in scored}
+    neighbours = _neighbours(at, chosen, best, budget)
     chosen += neighbours
     budget -= sum(_words(s.candidate.text) for s in neighbours)
-    chosen += _introduced(scored, chosen, budget)
+    chosen += _introduced(at, chosen, budget)
     return sorted(chosen, key=lambda s: (s.candidate.source, s.candidate.position))
 
 
+def _place(s: Scored) -> tuple[int, int]:
+    """Where a sentence stands: (its passage, its position in that passage)."""
+    return s.candidate.source, s.candidate.position
+
+
 def _neighbours(
-    scored: Sequence[Scored], chosen: list[Scored], best: Scored, budget: int
+    at: dict[tuple[int, int], Scored], chosen: list[Scored], best: Scored, budget: int
 ) -> list[Scored]:
     """The sentences either side of the best one, when nearly as relevant: an answer is often
     stated over two sentences, and the second may repeat fewer of the question's words."""
-    at = {(s.candidate.source, s.candidate.position): s for s in scored}
-    taken = {(s.candidate.source, s.candidate.position) for s in chosen}
+    taken = {_place(s) for s in chosen}
     extra: list[Scored] = []
     for step in (-1, 1):
         key = (best.candidate.source, best.candidate.position + step)
@@ -120,10 +125,11 @@ def _neighbours(
     return extra
 
 
-def _introduced(scored: Sequence[Scored], chosen: list[Scored], budget: int) -> list[Scored]:
+def _introduced(
+    at: dict[tuple[int, int], Scored], chosen: list[Scored], budget: int
+) -> list[Scored]:
     """The items that chosen sentences ending in a colon introduce, within the word budget."""
-    at = {(s.candidate.source, s.candidate.position): s for s in scored}
-    taken = {(s.candidate.source, s.candidate.position) for s in chosen}
+    taken = {_place(s) for s in chosen}
     extra: list[Scored] = []
     for s in chosen:
         if not s.candidate.text.rstrip("*_` ").endswith(":"):
