@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make eval-shared: the squad-dev10 fixtures and the robotics-textbook smoke set, each against
-# its own book in its own temporary data folder; rows and summaries go to bench/results/.
+# make eval-shared: the squad-dev10 fixtures, the robotics-textbook smoke set and the
+# robotics-review questions (scored against their authors' reference answers), each against its
+# own book in its own temporary data folder; rows and summaries go to bench/results/.
 # Takes a few minutes (squad-dev10 has 2,400 rows). Needs ../shared beside the project.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,13 +27,19 @@ run() {  # name docs fixtures
   backend/.venv/bin/python - "bench/results/$1.summary.json" <<'PY'
 import json, sys
 summary = json.load(open(sys.argv[1]))
-figures = ("pass_rate", "status_accuracy", "recall_at_1", "recall_at_5", "mrr", "answer_contains")
-print(f"{'slice':26}" + "".join(f"{f:>17}" for f in figures))
+figures = (
+    "pass_rate", "status_accuracy", "recall_at_1", "recall_at_5", "mrr", "answer_contains",
+    "answer_f1", "oracle_f1", "answered", "cite_at_1",
+)
+widths = [max(len(f), 5) + 2 for f in figures]  # a value prints as 0.123
+print(f"{'slice':24}" + "".join(f"{f:>{w}}" for f, w in zip(figures, widths)))
 for name, m in [*summary["slices"].items(), ("all", summary["all"])]:
-    cells = ("-" if m[f] is None else f"{m[f]:.3f}" for f in figures)
-    print(f"{name:26}" + "".join(f"{c:>17}" for c in cells))
+    cells = ("-" if m.get(f) is None else f"{m[f]:.3f}" for f in figures)
+    print(f"{name:24}" + "".join(f"{c:>{w}}" for c, w in zip(cells, widths)))
 PY
 }
 
 run squad-dev10 "$shared/corpora/squad-dev10/docs" "$shared/corpora/squad-dev10/fixtures.jsonl"
 run robotics-smoke "$shared/corpora/robotics-textbook/docs" backend/evals/robotics-smoke.jsonl
+run robotics-review "$shared/corpora/robotics-review/docs" \
+  "$shared/corpora/robotics-review/fixtures.jsonl"

@@ -55,6 +55,7 @@ ROWS = [
         question="What shape are wombat droppings?",
         expected_sources=[{"path": "01-wombats.md", "section": "Droppings"}],
         expected_answer_contains=["cube-shaped"],
+        reference_answer="Wombat droppings are cube-shaped.",
     ),
     _row(
         id="2",
@@ -159,9 +160,18 @@ def test_out_and_summary_write_judged_rows_and_figures(
     assert rows["4"]["cited_sources"] == [{"path": "01-wombats.md", "section": ""}]
     assert rows["4"]["citation_ok"] and rows["4"]["retrieved_sources"] == []
     assert rows["5"]["passed"], rows["5"]
+    # Against its reference, row 1's best extract of the indexed page is its one sentence
+    # "Wombats produce cube-shaped droppings, which they …": 3 shared words of 14 and 5, F1 6/19.
+    assert first["reference_answer"] == "Wombat droppings are cube-shaped."
+    assert first["oracle_f1"] == 0.3158
+    assert 0 < first["answer_f1"] <= 1 and 0 < first["answer_recall"] <= 1
+    assert rows["2"]["answer_f1"] is None and rows["2"]["oracle_f1"] is None
     summary = json.loads(summary_file.read_text())
     assert summary["all"]["pass_rate"] == 1.0
     assert summary["slices"]["follow-up"]["recall_at_1"] == 1.0
+    assert summary["slices"]["book/answerable"]["oracle_f1"] == 0.3158
+    assert summary["slices"]["follow-up"]["answer_f1"] is None
+    assert summary["all"]["cite_at_1"] == 1.0 and summary["all"]["answered"] == 1.0
 
 
 def test_missing_fixture_file_is_a_usage_error(

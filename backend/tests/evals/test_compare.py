@@ -12,7 +12,7 @@ from bookchat.config import Settings
 from bookchat.evals.command import run_eval_command
 from bookchat.evals.compare import compare, render
 from bookchat.evals.rows import write_rows
-from tests.evals.factory import abstained, failed, row
+from tests.evals.factory import GOLD, OTHER, abstained, failed, row
 
 
 def test_fixed_broken_and_deltas() -> None:
@@ -38,3 +38,15 @@ def test_the_command_prints_the_comparison(
     out = capsys.readouterr().out
     assert "fixed (1):" in out
     assert "book/answerable: pass_rate 0.000 -> 1.000" in out
+
+
+def test_answer_word_figures_are_among_the_deltas() -> None:
+    old = [row("a1", answer_f1=0.2, oracle_f1=0.5, cited_sources=[OTHER, GOLD])]
+    new = [row("a1", answer_f1=0.6, oracle_f1=0.5)]
+    moved = compare(old, new).deltas["book/answerable"]
+    assert moved["answer_f1"] == (0.2, 0.6)
+    assert moved["f1_of_oracle"] == (0.4, 1.2)
+    assert moved["cite_at_1"] == (0.0, 1.0)
+    assert "oracle_f1" not in moved  # unchanged
+    text = render(compare(old, new))
+    assert "answer_f1 0.200 -> 0.600" in text

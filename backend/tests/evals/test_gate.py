@@ -139,3 +139,17 @@ def test_the_command_gates_a_rows_file_and_exits_1_naming_failures(
     write_rows(rows_file, clean())
     assert run_eval_command(settings, build_parser().parse_args(argv)) == 0
     assert "gate passed" in capsys.readouterr().err
+
+
+def test_answer_f1_can_be_gated(tmp_path: Path, gate: Gate) -> None:
+    text = GATE.replace("recall_at_5 = 0.9", "recall_at_5 = 0.9\nanswer_f1 = 0.4")
+    (tmp_path / "gates.toml").write_text(text, encoding="utf-8")
+    f1_gate = load_gate(tmp_path / "gates.toml")
+    low = [row("a1", answer_f1=0.3), row("a2", answer_f1=0.4), abstained("o1")]
+    assert check_gate(f1_gate, low) == ["book/answerable: answer_f1 0.35 < 0.4"]
+    high = [row("a1", answer_f1=0.5), row("a2", answer_f1=0.4), abstained("o1")]
+    assert check_gate(f1_gate, high) == []
+    # Rows without reference answers cannot pass a gate on them.
+    assert check_gate(f1_gate, clean()) == [
+        "book/answerable: answer_f1 was not measured (threshold 0.4)"
+    ]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bookchat.evals.judge import citation_ok, content_ok, gold_rank
+from bookchat.evals.fixtures import Fixture
+from bookchat.evals.judge import citation_ok, content_ok, gold_rank, source_matches
 from bookchat.evals.metrics import summarise
 from tests.evals.factory import GOLD, OTHER, abstained, failed, row
 
@@ -68,3 +69,52 @@ def test_judging_citations_and_content() -> None:
     assert content_ok("Use --Force-With-Lease.", ["--force-with-lease"])
     assert content_ok("anything", [])
     assert not content_ok("nothing here", ["lease"])
+
+
+def test_answer_word_figures_answered_and_first_citation() -> None:
+    rows = [
+        row("1", answer_f1=0.5, answer_recall=0.6, oracle_f1=0.8, cited_sources=[GOLD, OTHER]),
+        row("2", answer_f1=0.3, answer_recall=0.2, oracle_f1=0.4, cited_sources=[OTHER, GOLD]),
+        failed("3", answer_f1=0.0, answer_recall=0.0),  # no gold page indexed: no oracle
+        row("4", expected_sources=[]),  # no reference, no gold source
+        abstained("o1"),  # expected to abstain: neither answered nor cited counts it
+    ]
+    s = summarise(rows)["all"]
+    assert s["answer_f1"] == round(0.8 / 3, 4)
+    assert s["answer_recall"] == round(0.8 / 3, 4)
+    assert s["oracle_f1"] == 0.6
+    # Compared on the rows that have both figures: (0.5 + 0.3) / (0.8 + 0.4).
+    assert s["f1_of_oracle"] == round(0.8 / 1.2, 4)
+    assert s["answered"] == 0.75  # 1, 2 and 4 of the four expected grounded
+    assert s["cite_at_1"] == round(1 / 3, 4)  # only row 1 cites gold first, of 1, 2, 3
+
+
+def test_rows_without_references_have_no_answer_word_figures() -> None:
+    s = summarise([row("1"), abstained("o1")])["all"]
+    assert s["answer_f1"] is None
+    assert s["oracle_f1"] is None
+    assert s["f1_of_oracle"] is None
+    assert s["answered"] == 1.0
+    assert s["cite_at_1"] == 1.0
+
+
+def test_a_gold_source_without_a_section_matches_any_section_of_its_page() -> None:
+    page = {"path": "a.md", "section": ""}
+    assert source_matches({"path": "a.md", "section": "Anything"}, [page])
+    assert not source_matches(OTHER, [page])
+    assert gold_rank([OTHER, {"path": "a.md", "section": "Deep"}], [page]) == 2
+    assert citation_ok("grounded", [{"path": "a.md", "section": "Deep"}], [page])
+
+
+def test_the_fixture_loader_reads_a_null_section_as_any_section() -> None:
+    base = {"id": "1", "question": "What is a node?", "dataset_version": "v1"}
+    fixture = Fixture.from_json(
+        {
+            **base,
+            "expected_sources": [{"path": "a.md", "section": None}],
+            "reference_answer": "A process.",
+        }
+    )
+    assert fixture.expected_sources == [("a.md", "")]
+    assert fixture.reference_answer == "A process."
+    assert Fixture.from_json(base).reference_answer is None

@@ -15,6 +15,7 @@ from bookchat.config import Settings
 from bookchat.evals.compare import compare, render
 from bookchat.evals.fixtures import Fixture, load_fixtures
 from bookchat.evals.gate import GateError, check_gate, load_gate
+from bookchat.evals.gold_pages import GoldPages
 from bookchat.evals.metrics import summarise
 from bookchat.evals.probe import RetrievalProbe
 from bookchat.evals.rows import EvalRow, read_rows, write_rows
@@ -61,6 +62,7 @@ def _answer_all(
         probe=RetrievalProbe(settings, store, embedder),
         catalog=catalog.current,
         run_version=run_version(settings),
+        gold_pages=GoldPages(store),
     )
     fixtures = load_fixtures(Path(args.fixtures), slices=args.slices, limit=args.limit)
     return asyncio.run(_run(settings, ctx, fixtures, llm))

@@ -20,6 +20,12 @@ DELTA_FIGURES = (
     "abstention_precision",
     "abstention_recall",
     "answer_contains",
+    "answer_f1",
+    "answer_recall",
+    "oracle_f1",
+    "f1_of_oracle",
+    "answered",
+    "cite_at_1",
 )
 
 

@@ -34,6 +34,7 @@ class Fixture:
     expected_answer_contains: list[str] = field(default_factory=list)
     dataset_version: str = ""
     history: tuple[Turn, ...] = ()
+    reference_answer: str | None = None  # what a good answer says, scored by token F1
 
     @classmethod
     def from_json(cls, row: dict[str, Any]) -> Fixture:
@@ -46,8 +47,9 @@ class Fixture:
             expected_status=str(row.get("expected_status") or "grounded"),
             chapter_path=row.get("chapter_path"),
             selection=row.get("selection"),
+            # A null section means "any section of that page": "" (never the string "None").
             expected_sources=[
-                (str(s.get("path", "")), str(s.get("section", "")))
+                (str(s.get("path") or ""), str(s.get("section") or ""))
                 for s in row.get("expected_sources") or []
             ],
             expected_answer_contains=[str(s) for s in row.get("expected_answer_contains") or []],
@@ -55,6 +57,9 @@ class Fixture:
             history=tuple(
                 Turn(str(t.get("question", "")), str(t.get("answer", "")))
                 for t in row.get("history") or []
+            ),
+            reference_answer=(
+                str(row["reference_answer"]) if row.get("reference_answer") is not None else None
             ),
         )
 

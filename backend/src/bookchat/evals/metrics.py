@@ -30,10 +30,39 @@ def _ranks(rows: Sequence[EvalRow]) -> list[int | None]:
     ]
 
 
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def _answer_words(rows: Sequence[EvalRow]) -> dict[str, float | None]:
+    """Token F1 against the reference answers, and how much of the oracle's F1 that is."""
+    f1 = [r.answer_f1 for r in rows if r.answer_f1 is not None]
+    recall = [r.answer_recall for r in rows if r.answer_recall is not None]
+    oracle = [r.oracle_f1 for r in rows if r.oracle_f1 is not None]
+    # The ratio compares the answer with the oracle on the same rows (those with both figures).
+    paired = [
+        (r.answer_f1, r.oracle_f1)
+        for r in rows
+        if r.answer_f1 is not None and r.oracle_f1 is not None
+    ]
+    reachable = sum(o for _, o in paired)
+    return {
+        "answer_f1": _mean(f1),
+        "answer_recall": _mean(recall),
+        "oracle_f1": _mean(oracle),
+        "f1_of_oracle": round(sum(a for a, _ in paired) / reachable, 4) if reachable else None,
+    }
+
+
+def _first_citation_is_gold(row: EvalRow) -> bool:
+    return bool(row.cited_sources) and source_matches(row.cited_sources[0], row.expected_sources)
+
+
 def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
     """Every figure of one group of rows; None where the group has nothing to measure."""
     ranks = _ranks(rows)
-    gold_rows = [r for r in rows if r.expected_status == "grounded" and r.expected_sources]
+    grounded = [r for r in rows if r.expected_status == "grounded"]
+    gold_rows = [r for r in grounded if r.expected_sources]
     cited = [(c, r.expected_sources) for r in gold_rows for c in r.cited_sources]
     abstained = [r for r in rows if r.actual_status == "abstained"]
     expected_abstained = [r for r in rows if r.expected_status == "abstained"]
@@ -57,6 +86,9 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
             len(expected_abstained),
         ),
         "answer_contains": _ratio(sum(r.content_ok for r in judged), len(judged)),
+        **_answer_words(rows),
+        "answered": _ratio(sum(r.actual_status == "grounded" for r in grounded), len(grounded)),
+        "cite_at_1": _ratio(sum(map(_first_citation_is_gold, gold_rows)), len(gold_rows)),
         "latency_ms_p50": _percentile(latencies, 0.50),
         "latency_ms_p95": _percentile(latencies, 0.95),
         "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),

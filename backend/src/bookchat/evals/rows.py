@@ -37,6 +37,13 @@ class EvalRow:
     expected_answer_contains: list[str] = field(default_factory=list)
     error: str | None = None
     retrieval_consistent: bool = True  # extractive citations all among retrieved_sources
+    reference_answer: str | None = None
+    # Token F1 and reference recall of the answer (answer_words.py), and the best F1 a short
+    # extract of the gold page reaches (oracle.py); None unless the row has a reference and
+    # should be answered.
+    answer_f1: float | None = None
+    answer_recall: float | None = None
+    oracle_f1: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object."""

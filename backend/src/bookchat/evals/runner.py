@@ -12,7 +12,10 @@ from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.answer.schema import QueryResponse
 from bookchat.answer.service import AnswerService
 from bookchat.evals import judge
+from bookchat.evals.answer_words import score_answer
 from bookchat.evals.fixtures import Fixture
+from bookchat.evals.gold_pages import GoldPages
+from bookchat.evals.oracle import oracle_f1
 from bookchat.evals.probe import RetrievalProbe
 from bookchat.evals.rows import EvalRow, SourceRef
 from bookchat.retrieval.catalog import Catalog
@@ -27,6 +30,18 @@ class RunContext:
     probe: RetrievalProbe
     catalog: Catalog
     run_version: str
+    gold_pages: GoldPages | None = None  # None: no oracle figures
+
+
+def _oracle(ctx: RunContext, fixture: Fixture) -> float | None:
+    # Only where the answer is scored (score_answer), so a slice's F1 and oracle share rows.
+    if fixture.reference_answer is None or fixture.expected_status != "grounded":
+        return None
+    if ctx.gold_pages is None:
+        return None
+    paths = dict.fromkeys(path for path, _ in fixture.expected_sources)
+    found = [s for s in map(ctx.gold_pages.sections, paths) if s is not None]
+    return oracle_f1(found, fixture.reference_answer)
 
 
 def _ref(path: str, section: str) -> SourceRef:
@@ -59,6 +74,7 @@ def _row(
     status_ok = status == fixture.expected_status
     citation_ok = status != "error" and judge.citation_ok(fixture.expected_status, cited, expected)
     content_ok = status != "error" and judge.content_ok(answer, fixture.expected_answer_contains)
+    score = score_answer(fixture.expected_status, status, answer, fixture.reference_answer)
     return EvalRow(
         dataset_version=fixture.dataset_version,
         run_version=ctx.run_version,
@@ -82,6 +98,10 @@ def _row(
         expected_answer_contains=list(fixture.expected_answer_contains),
         error=error,
         retrieval_consistent=consistent,
+        reference_answer=fixture.reference_answer,
+        answer_f1=score.f1 if score else None,
+        answer_recall=score.recall if score else None,
+        oracle_f1=_oracle(ctx, fixture),
     )
 
 
