@@ -6,11 +6,7 @@ import sqlite3
 from datetime import UTC, datetime
 
 from bookchat.history.migrations import SQLITE_LEDGER, load_migrations
-
-
-def stamp(moment: datetime) -> str:
-    """A time as stored in SQLite: fixed-width UTC ISO text, so text order is time order."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+from bookchat.history.sql import stamp
 
 
 def split_script(script: str) -> list[str]:

@@ -3,39 +3,34 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from bookchat.history.errors import HistoryUnavailable, UnknownConversation
-from bookchat.history.ids import new_id
-from bookchat.history.records import (
-    Conversation,
-    GapRow,
-    Message,
-    MessageRecord,
-    Rating,
-    Turn,
-    clip_selection,
-)
-from bookchat.history.sqlite_migrate import apply_sqlite_migrations, stamp
+from bookchat.history import sql
+from bookchat.history.errors import HistoryUnavailable
+from bookchat.history.sql_store import MissingReference, SQLConversationStore
+from bookchat.history.sqlite_migrate import apply_sqlite_migrations
 
 T = TypeVar("T")
 
 FILE_NAME = "conversations.sqlite3"
-
-_MESSAGE_COLUMNS = """m.id, m.created_at, m.question, m.mode, m.chapter, m.selection,
-    m.selection_truncated, m.answer, m.status, m.citations, m.generator, m.latency_ms,
-    m.corpus_version, m.suggested_chapter, r.rating"""
+_PLACEHOLDER = re.compile(r"\$(\d+)")
 
 
-class SQLiteConversationStore:
+def sqlite_statement(statement: str) -> str:
+    """A statement of sql.py with SQLite's numbered placeholders (`$2` becomes `?2`)."""
+    return _PLACEHOLDER.sub(r"?\1", statement)
+
+
+class SQLiteConversationStore(SQLConversationStore):
     """ConversationStore over a SQLite file (WAL), one connection guarded by a lock."""
+
+    codec = sql.SQLITE
 
     def __init__(self, path: Path, *, busy_timeout_s: float = 10.0) -> None:
         self._path = path
@@ -85,153 +80,25 @@ class SQLiteConversationStore:
             except (sqlite3.Error, OSError) as exc:
                 raise HistoryUnavailable("the conversation database is unavailable") from exc
 
-    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        return await asyncio.to_thread(self._run, work)
-
-    # -- the interface -------------------------------------------------------------------------
-
     async def migrate(self) -> None:
         """Apply pending schema migrations (safe when several workers start at once)."""
         await asyncio.to_thread(self._run, lambda conn: None, migrate=True)
 
-    async def ping(self) -> None:
-        """Return when the database answers; raise HistoryUnavailable otherwise."""
-        await self._call(lambda conn: conn.execute("SELECT 1").fetchone())
-
-    async def create_conversation(self) -> str:
-        """Start a conversation and return its new id."""
-        conversation_id = new_id()
-        await self._call(
-            lambda conn: conn.execute(
-                "INSERT INTO conversations (id, created_at) VALUES (?, ?)",
-                (conversation_id, stamp(datetime.now(UTC))),
-            )
-        )
-        return conversation_id
-
-    async def conversation_exists(self, conversation_id: str) -> bool:
-        """Whether a conversation with this id exists."""
-        row = await self._call(
-            lambda conn: conn.execute(
-                "SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)
-            ).fetchone()
-        )
-        return row is not None
-
-    async def add_message(self, conversation_id: str, record: MessageRecord) -> str:
-        """Store a message; return its new id (UnknownConversation if there is no such one)."""
-        message_id = new_id()
-        selection, truncated = clip_selection(record.selection)
-        values = (
-            message_id, conversation_id, stamp(datetime.now(UTC)), record.question, record.mode,
-            record.chapter, selection, int(truncated), record.answer, record.status,
-            json.dumps(record.citations), record.generator, record.latency_ms,
-            record.corpus_version,
-            json.dumps(record.suggested_chapter) if record.suggested_chapter else None,
-        )  # fmt: skip
-
-        def insert(conn: sqlite3.Connection) -> None:
+    async def _execute(self, statement: str, args: Sequence[Any]) -> int:
+        def run(conn: sqlite3.Connection) -> int:
             try:
-                conn.execute(
-                    """INSERT INTO messages (id, conversation_id, created_at, question, mode,
-                    chapter, selection, selection_truncated, answer, status, citations,
-                    generator, latency_ms, corpus_version, suggested_chapter)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                    values,
-                )
+                return conn.execute(sqlite_statement(statement), args).rowcount
             except sqlite3.IntegrityError as exc:
-                raise UnknownConversation(conversation_id) from exc
+                if exc.sqlite_errorname == "SQLITE_CONSTRAINT_FOREIGNKEY":
+                    raise MissingReference from exc
+                raise
 
-        await self._call(insert)
-        return message_id
+        return await asyncio.to_thread(self._run, run)
 
-    async def get_conversation(self, conversation_id: str) -> Conversation | None:
-        """The conversation with its messages oldest first, or None when unknown."""
-
-        def read(conn: sqlite3.Connection) -> Conversation | None:
-            head = conn.execute(
-                "SELECT id, created_at FROM conversations WHERE id = ?", (conversation_id,)
-            ).fetchone()
-            if head is None:
-                return None
-            rows = conn.execute(
-                f"""SELECT {_MESSAGE_COLUMNS} FROM messages m
-                LEFT JOIN ratings r ON r.message_id = m.id
-                WHERE m.conversation_id = ? ORDER BY m.seq""",  # noqa: S608 (constant columns)
-                (conversation_id,),
-            ).fetchall()
-            messages = [_message(row) for row in rows]
-            return Conversation(head["id"], datetime.fromisoformat(head["created_at"]), messages)
-
-        return await self._call(read)
-
-    async def recent_turns(self, conversation_id: str, n: int) -> list[Turn]:
-        """The last ``n`` exchanges of a conversation, oldest first (empty when unknown)."""
-        if n <= 0:
-            return []
-        rows = await self._call(
-            lambda conn: conn.execute(
-                """SELECT question, answer, status, citations FROM messages
-                WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?""",
-                (conversation_id, n),
-            ).fetchall()
+    async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
+        return await asyncio.to_thread(
+            self._run, lambda conn: conn.execute(sqlite_statement(statement), args).fetchall()
         )
-        return [
-            Turn(row["question"], row["answer"], row["status"], json.loads(row["citations"]))
-            for row in reversed(rows)
-        ]
-
-    async def delete_conversation(self, conversation_id: str) -> bool:
-        """Delete a conversation, its messages and ratings; False when unknown."""
-        cursor = await self._call(
-            lambda conn: conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
-        )
-        return cursor.rowcount > 0
-
-    async def rate(self, message_id: str, rating: Rating, comment: str | None = None) -> bool:
-        """Record a reader's rating (the last one wins); False for an unknown message."""
-        cursor = await self._call(
-            lambda conn: conn.execute(
-                """INSERT INTO ratings (message_id, rating, comment, rated_at)
-                SELECT id, ?, ?, ? FROM messages WHERE id = ?
-                ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
-                    comment = excluded.comment, rated_at = excluded.rated_at""",
-                (rating, comment, stamp(datetime.now(UTC)), message_id),
-            )
-        )
-        return cursor.rowcount > 0
-
-    async def gaps(
-        self, since_days: float, *, until: datetime | None = None, limit: int = 1_000
-    ) -> list[GapRow]:
-        """Abstained or rated-down questions asked in (until - since_days, until], newest first."""
-        end = until or datetime.now(UTC)
-        start = end - timedelta(days=since_days)
-        rows = await self._call(
-            lambda conn: conn.execute(
-                """SELECT m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
-                    m.status, r.rating, r.comment
-                FROM messages m LEFT JOIN ratings r ON r.message_id = m.id
-                WHERE m.created_at > ? AND m.created_at <= ?
-                    AND (m.status = 'abstained' OR r.rating = 'down')
-                ORDER BY m.created_at DESC, m.seq DESC LIMIT ?""",
-                (stamp(start), stamp(end), limit),
-            ).fetchall()
-        )
-        return [
-            GapRow(
-                message_id=row["id"],
-                conversation_id=row["conversation_id"],
-                created_at=datetime.fromisoformat(row["created_at"]),
-                question=row["question"],
-                mode=row["mode"],
-                chapter=row["chapter"],
-                status=row["status"],
-                rating=cast(Rating | None, row["rating"]),
-                comment=row["comment"],
-            )
-            for row in rows
-        ]
 
     async def close(self) -> None:
         """Release connections; the store must not be used afterwards."""
@@ -260,25 +127,3 @@ def _enable_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
             if "locked" not in str(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.02)
-
-
-def _message(row: Any) -> Message:
-    return Message(
-        id=row["id"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        question=row["question"],
-        mode=row["mode"],
-        chapter=row["chapter"],
-        selection=row["selection"],
-        selection_truncated=bool(row["selection_truncated"]),
-        answer=row["answer"],
-        status=row["status"],
-        citations=json.loads(row["citations"]),
-        generator=row["generator"],
-        latency_ms=row["latency_ms"],
-        corpus_version=row["corpus_version"],
-        rating=row["rating"],
-        suggested_chapter=json.loads(row["suggested_chapter"])
-        if row["suggested_chapter"]
-        else None,
-    )

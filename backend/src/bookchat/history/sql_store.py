@@ -1,0 +1,112 @@
+"""The ConversationStore both databases share, built on two primitives each driver supplies.
+
+A driver (sqlite_store, postgres_store) keeps what truly differs: connecting, placeholders,
+migrations, how it counts affected rows and how it reports a missing foreign key. Everything a
+store method means is written here once, in terms of the statements in sql.py.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bookchat.history import sql
+from bookchat.history.errors import UnknownConversation
+from bookchat.history.ids import new_id
+from bookchat.history.records import (
+    Conversation,
+    GapRow,
+    MessageRecord,
+    Rating,
+    Turn,
+    clip_selection,
+)
+
+
+class MissingReference(Exception):
+    """A row named a parent that does not exist (a foreign key failed)."""
+
+
+class SQLConversationStore(ABC):
+    """ConversationStore over any SQL database, given `_execute`, `_fetch` and a Codec."""
+
+    codec: sql.Codec
+
+    @abstractmethod
+    async def _execute(self, statement: str, args: Sequence[Any]) -> int:
+        """Run a statement; the number of rows it changed (MissingReference on a foreign key)."""
+
+    @abstractmethod
+    async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
+        """Run a query; its rows."""
+
+    @abstractmethod
+    async def migrate(self) -> None:
+        """Apply pending schema migrations (safe when several workers start at once)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release connections; the store must not be used afterwards."""
+
+    async def ping(self) -> None:
+        """Return when the database answers; raise HistoryUnavailable otherwise."""
+        await self._fetch(sql.PING, ())
+
+    async def create_conversation(self) -> str:
+        """Start a conversation and return its new id."""
+        conversation_id = new_id()
+        now = self.codec.time_in(datetime.now(UTC))
+        await self._execute(sql.INSERT_CONVERSATION, (conversation_id, now))
+        return conversation_id
+
+    async def conversation_exists(self, conversation_id: str) -> bool:
+        """Whether a conversation with this id exists."""
+        return bool(await self._fetch(sql.CONVERSATION_EXISTS, (conversation_id,)))
+
+    async def add_message(self, conversation_id: str, record: MessageRecord) -> str:
+        """Store a message; return its new id (UnknownConversation if there is no such one)."""
+        message_id = new_id()
+        values = sql.message_values(
+            self.codec,
+            (message_id, conversation_id),
+            record,
+            clip_selection(record.selection),
+            datetime.now(UTC),
+        )
+        try:
+            await self._execute(sql.INSERT_MESSAGE, values)
+        except MissingReference as exc:
+            raise UnknownConversation(conversation_id) from exc
+        return message_id
+
+    async def get_conversation(self, conversation_id: str) -> Conversation | None:
+        """The conversation with its messages oldest first, or None when unknown."""
+        rows = await self._fetch(sql.CONVERSATION, (conversation_id,))
+        return sql.conversation_from(self.codec, rows)
+
+    async def recent_turns(self, conversation_id: str, n: int) -> list[Turn]:
+        """The last ``n`` exchanges of a conversation, oldest first (empty when unknown)."""
+        if n <= 0:
+            return []
+        rows = await self._fetch(sql.RECENT_TURNS, (conversation_id, n))
+        return [sql.turn_from(self.codec, row) for row in reversed(rows)]
+
+    async def delete_conversation(self, conversation_id: str) -> bool:
+        """Delete a conversation, its messages and ratings; False when unknown."""
+        return await self._execute(sql.DELETE_CONVERSATION, (conversation_id,)) > 0
+
+    async def rate(self, message_id: str, rating: Rating, comment: str | None = None) -> bool:
+        """Record a reader's rating (the last one wins); False for an unknown message."""
+        now = self.codec.time_in(datetime.now(UTC))
+        return await self._execute(sql.RATE, (message_id, rating, comment, now)) > 0
+
+    async def gaps(
+        self, since_days: float, *, until: datetime | None = None, limit: int = 1_000
+    ) -> list[GapRow]:
+        """Abstained or rated-down questions asked in (until - since_days, until], newest first."""
+        end = until or datetime.now(UTC)
+        start = end - timedelta(days=since_days)
+        window = (self.codec.time_in(start), self.codec.time_in(end), limit)
+        return [sql.gap_from(self.codec, row) for row in await self._fetch(sql.GAPS, window)]
