@@ -9,6 +9,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export NO_UPDATE_NOTIFIER=1 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+# The browser tests run Debian's chromium: nothing may fetch a browser build of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 install() {
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -29,6 +31,12 @@ ensure_chromium() {
 build() {
   install
   npm run build --workspace website
+}
+
+# Playwright Test (website/playwright.config.mjs) starts the backend and serves the build itself;
+# it ends with the plain "N passed, N failed" line and a non-zero exit when a test failed.
+e2e() {
+  npm run --silent test:e2e --workspace website -- "$@"
 }
 
 free_port() {
@@ -54,9 +62,9 @@ test_all() {
     echo "0 passed, 1 failed"
     return 1
   fi
-  echo "== browser tests"
+  echo "== browser tests (Playwright)"
   ensure_chromium
-  BOOKCHAT_E2E_API_PORT="$api_port" BOOKCHAT_E2E_BUILD_DIR="$ROOT/website/.e2e-build" node website/e2e/run.mjs || status=1
+  BOOKCHAT_E2E_API_PORT="$api_port" BOOKCHAT_E2E_BUILD_DIR="$ROOT/website/.e2e-build" e2e || status=1
   return $status
 }
 
@@ -71,7 +79,7 @@ case "${1:-}" in
   install) install ;;
   test) test_all ;;
   unit) install; npm run --silent test --workspace @bookchat/widget ;;
-  e2e) install; ensure_chromium; node website/e2e/run.mjs ;;
+  e2e) install; ensure_chromium; shift; e2e "$@" ;;
   build) build ;;
   serve) serve ;;
   *) echo "usage: $0 {install|test|unit|e2e|build|serve}" >&2; exit 2 ;;

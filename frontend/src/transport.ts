@@ -2,6 +2,7 @@
  * The only module that talks to the network: JSON calls and the SSE answer stream of the
  * bookchat API, all over `fetch` so that every request can be cancelled with an AbortSignal.
  */
+import {createParser} from 'eventsource-parser';
 import type {
   Chapter,
   Conversation,
@@ -51,8 +52,10 @@ export interface SSEEvent {
 }
 
 /**
- * Parses a byte stream as Server-Sent Events. Chunks may split events, lines, the CRLF pair and
- * multi-byte UTF-8 characters anywhere, so both the decoder and the line buffer carry state.
+ * Reads a byte stream as Server-Sent Events. Chunks may split events, lines, the CRLF pair and
+ * multi-byte UTF-8 characters anywhere: the decoder keeps partial characters and
+ * eventsource-parser keeps partial lines, so this loop only adds cancellation and the end of
+ * the stream.
  */
 export async function* parseSSE(
   body: ReadableStream<Uint8Array>,
@@ -60,10 +63,11 @@ export async function* parseSSE(
 ): AsyncGenerator<SSEEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
-  let buffer = '';
-  let event = '';
-  let data: string[] = [];
-  let sawData = false;
+  const ready: SSEEvent[] = [];
+  const parser = createParser({
+    onEvent: (message) => ready.push({event: message.event || 'message', data: message.data}),
+  });
+  let lastChar = '';
   const onAbort = () => {
     reader.cancel().catch(() => undefined);
   };
@@ -73,32 +77,15 @@ export async function* parseSSE(
       if (signal?.aborted) throw abortError();
       const {value, done} = await reader.read();
       if (signal?.aborted) throw abortError();
-      buffer += done ? decoder.decode() : decoder.decode(value, {stream: true});
-      for (;;) {
-        const match = /\r\n|\r|\n/.exec(buffer);
-        if (!match) break;
-        // A chunk ending in "\r" may be the first half of "\r\n": wait for the next chunk.
-        if (match[0] === '\r' && match.index === buffer.length - 1 && !done) break;
-        const line = buffer.slice(0, match.index);
-        buffer = buffer.slice(match.index + match[0].length);
-        if (line === '') {
-          if (sawData) yield {event: event || 'message', data: data.join('\n')};
-          event = '';
-          data = [];
-          sawData = false;
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        let fieldValue = colon === -1 ? '' : line.slice(colon + 1);
-        if (fieldValue.startsWith(' ')) fieldValue = fieldValue.slice(1);
-        if (field === 'event') event = fieldValue;
-        else if (field === 'data') {
-          data.push(fieldValue);
-          sawData = true;
-        }
+      const text = done ? decoder.decode() : decoder.decode(value, {stream: true});
+      if (text) {
+        parser.feed(text);
+        lastChar = text[text.length - 1];
       }
+      // The parser holds a final "\r" back until it knows whether "\n" follows; at the end of
+      // the stream it was a line end of its own. (An unterminated last event is still dropped.)
+      if (done && lastChar === '\r') parser.feed('\n');
+      yield* ready.splice(0);
       if (done) return;
     }
   } finally {

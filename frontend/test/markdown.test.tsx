@@ -1,6 +1,6 @@
 import {cleanup, fireEvent, render, screen} from '@testing-library/react';
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {Markdown} from '../src/components/Markdown';
+import {InlineMarkdown, Markdown} from '../src/components/Markdown';
 import {isSafeHref, parseMarkdown} from '../src/markdown';
 import {NavigateProvider} from '../src/navigation';
 import {citation} from './fakeNetwork';
@@ -37,6 +37,12 @@ describe('safe Markdown rendering', () => {
     expect(isSafeHref('/\t/evil')).toBe(false);
   });
 
+  it('resolves reference links through the same check', () => {
+    const container = renderMd('[merging][m] and [bad][x]\n\n[m]: /docs/branching/merging\n[x]: javascript:alert(1)');
+    expect(Array.from(container.querySelectorAll('a')).map((a) => a.getAttribute('href'))).toEqual(['/docs/branching/merging']);
+    expect(container.textContent).toBe('merging and bad');
+  });
+
   it('renders emphasis, lists, quotes, headings and tables', () => {
     const container = renderMd('# Title\n\n**Bold** and *em* and `code`.\n\n- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n| a | b |\n| - | - |\n| 1 | 2 |');
     expect(container.querySelector('strong')?.textContent).toBe('Title');
@@ -49,6 +55,31 @@ describe('safe Markdown rendering', () => {
     expect(container.querySelector('h1, h2, h3')).toBeNull();
   });
 
+  it('renders GFM tables with inline Markdown in their cells, strikethrough and decoded entities', () => {
+    const container = renderMd('| Command | Effect |\n| :-- | --: |\n| `git fetch` | **downloads** only [1] |\n\n~~old~~ &amp; new', {citations: [citation]});
+    expect(Array.from(container.querySelectorAll('th')).map((th) => th.textContent)).toEqual(['Command', 'Effect']);
+    expect(container.querySelector('td code')?.textContent).toBe('git fetch');
+    expect(container.querySelector('td strong')?.textContent).toBe('downloads');
+    expect(container.querySelector('td a.bookchat-marker')?.textContent).toBe('[1]');
+    expect(container.querySelectorAll('td')[1].getAttribute('style')).toContain('text-align: right');
+    expect(container.querySelector('del')?.textContent).toBe('old');
+    expect(container.textContent).toContain('old & new');
+  });
+
+  it('keeps [n] inside code as text and renders tight list items without paragraphs', () => {
+    const container = renderMd('- `arr[1]` is [1]\n- two', {citations: [citation]});
+    expect(container.querySelector('li > p')).toBeNull();
+    expect(container.querySelector('li code')?.textContent).toBe('arr[1]');
+    expect(container.querySelectorAll('a.bookchat-marker')).toHaveLength(1);
+  });
+
+  it('reads excerpts as inline Markdown only', () => {
+    const {container} = render(<InlineMarkdown text={'1. Run `git init` and **commit**\n# not a heading <b>x</b>'} />);
+    expect(container.querySelector('ol, li, p, b')).toBeNull();
+    expect(container.querySelector('code')?.textContent).toBe('git init');
+    expect(container.textContent).toBe('1. Run git init and commit # not a heading <b>x</b>');
+  });
+
   it('highlights fenced code and makes it copyable', () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', {value: {writeText}, configurable: true});
@@ -59,7 +90,7 @@ describe('safe Markdown rendering', () => {
   });
 
   it('renders a still-streaming unclosed fence as code', () => {
-    expect(parseMarkdown('```sh\ngit status')).toEqual([{type: 'code', lang: 'sh', text: 'git status'}]);
+    expect(parseMarkdown('```sh\ngit status').children).toMatchObject([{type: 'code', lang: 'sh', value: 'git status'}]);
   });
 
   it('links [n] markers to their citation and leaves unknown numbers as text', () => {

@@ -1,26 +1,20 @@
-// Browser tests of the built site against the real backend (see harness.mjs for the setup).
+// Browser tests of the built site against the real backend (playwright.config.mjs starts both).
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {after, before, describe, test} from 'node:test';
-import {ARTIFACTS, bookchat, fileForPath, startStack} from './harness.mjs';
+import {test} from '@playwright/test';
+import {API_URL, ARTIFACTS, BUILD_DIR, SITE_URL, backendLogTail, bookchat, fileForPath} from './stack.mjs';
 
-let stack;
 let chapters = [];
 
-before(async () => {
-  stack = await startStack();
-  chapters = await (await fetch(`${stack.apiUrl}/api/chapters`)).json();
+test.beforeAll(async () => {
+  chapters = await (await fetch(`${API_URL}/api/chapters`)).json();
   assert.ok(Array.isArray(chapters) && chapters.length > 0, `GET /api/chapters returned ${JSON.stringify(chapters)}`);
-}, {timeout: 300_000});
-
-after(async () => {
-  await stack?.stop();
 });
 
 /** Opens a fresh browser context (empty localStorage) and records page errors and API traffic. */
-async function openPage(path, options = {}) {
-  const context = await stack.browser.newContext({viewport: {width: 1280, height: 900}, ...options});
+async function openPage(browser, path, options = {}) {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}, ...options});
   const page = await context.newPage();
   const errors = [];
   const queries = [];
@@ -28,7 +22,7 @@ async function openPage(path, options = {}) {
   page.on('request', (request) => {
     if (request.url().includes('/api/query')) queries.push({url: request.url(), body: request.postDataJSON()});
   });
-  await page.goto(stack.siteUrl + path);
+  await page.goto(SITE_URL + path);
   await page.waitForSelector('html[data-has-hydrated="true"]');
   return {page, context, errors, queries};
 }
@@ -61,7 +55,7 @@ async function ask(page, question) {
     );
   } catch (error) {
     const panel = await page.textContent('#bookchat-panel').catch(() => '(no panel)');
-    throw new Error(`no finished answer for "${question}" (HTTP ${streamed.status()}); panel: ${panel}\nbackend log tail: ${stack.backend.output?.().slice(-800)}`, {cause: error});
+    throw new Error(`no finished answer for "${question}" (HTTP ${streamed.status()}); panel: ${panel}\nbackend log tail: ${backendLogTail(800)}`, {cause: error});
   }
   const last = page.locator('.bookchat-msg-assistant').last();
   return {streamed, last, status: await last.getAttribute('data-status')};
@@ -113,14 +107,14 @@ async function colors(locator) {
   });
 }
 
-describe('bookchat in the built site', {timeout: 600_000}, () => {
+test.describe('bookchat in the built site', () => {
   test('every URL in /api/chapters and in the index resolves to a built page and anchor', () => {
     const urls = new Set();
     for (const chapter of chapters) {
       urls.add(chapter.url);
       for (const p of chapter.pages) urls.add(p.url);
     }
-    const listed = bookchat(['urls'], stack.backend.env);
+    const listed = bookchat(['urls']);
     assert.equal(listed.status, 0, `bookchat urls failed: ${listed.stderr}`);
     const indexed = listed.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
     assert.ok(indexed.length > 20, `bookchat urls printed only ${indexed.length} urls`);
@@ -128,7 +122,7 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     const broken = [];
     for (const url of urls) {
       const [path, hash] = url.split('#');
-      const file = fileForPath(stack.buildDir, path);
+      const file = fileForPath(BUILD_DIR, path);
       if (!file) {
         broken.push(`${url}: no page`);
         continue;
@@ -144,8 +138,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     assert.deepEqual(broken, [], `${broken.length} of ${urls.size} URLs are broken`);
   });
 
-  test('the home page leads to the book, and a book-wide question streams a grounded, cited answer', async () => {
-    const {page, context, errors, queries} = await openPage('/');
+  test('the home page leads to the book, and a book-wide question streams a grounded, cited answer', async ({browser}) => {
+    const {page, context, errors, queries} = await openPage(browser, '/');
     await page.waitForURL(/\/docs\/?$/);
     await openPanel(page);
     await chooseScope(page, 'Whole book');
@@ -189,9 +183,9 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('chapter scope answers from the chapter and an abstention offers the whole book', async () => {
+  test('chapter scope answers from the chapter and an abstention offers the whole book', async ({browser}) => {
     const {page: remotes, chapter} = pageUrl((p) => /remotes/.test(p.path));
-    const {page, context, errors, queries} = await openPage(remotes.url);
+    const {page, context, errors, queries} = await openPage(browser, remotes.url);
     await openPanel(page);
     await page.waitForSelector('.bookchat-scope input[value="chapter"]:checked');
     assert.equal((await page.textContent('.bookchat-scope-chapter')).trim(), chapter.title);
@@ -216,9 +210,9 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('highlighting doc text → "Ask about this" asks in selection mode', async () => {
+  test('highlighting doc text → "Ask about this" asks in selection mode', async ({browser}) => {
     const {page: internals} = pageUrl((p) => /internals/.test(p.path));
-    const {page, context, errors, queries} = await openPage(internals.url);
+    const {page, context, errors, queries} = await openPage(browser, internals.url);
     const pathname = new URL(page.url()).pathname;
 
     // A selection in the navbar offers nothing.
@@ -261,8 +255,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('an out-of-book question abstains and raw HTML stays text', async () => {
-    const {page, context, errors} = await openPage('/docs/');
+  test('an out-of-book question abstains and raw HTML stays text', async ({browser}) => {
+    const {page, context, errors} = await openPage(browser, '/docs/');
     await openPanel(page);
     await chooseScope(page, 'Whole book');
     const {status, last} = await ask(page, 'What is the capital of Australia?');
@@ -279,8 +273,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('dark mode follows the site and keeps readable contrast', async () => {
-    const {page, context, errors} = await openPage('/docs/', {colorScheme: 'dark'});
+  test('dark mode follows the site and keeps readable contrast', async ({browser}) => {
+    const {page, context, errors} = await openPage(browser, '/docs/', {colorScheme: 'dark'});
     assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
     const launcher = await colors(page.locator('.bookchat-launcher'));
     assert.ok(contrast(launcher.color, launcher.background) >= 4.5, `launcher contrast ${JSON.stringify(launcher)}`);
@@ -306,8 +300,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('light mode contrast', async () => {
-    const {page, context} = await openPage('/docs/');
+  test('light mode contrast', async ({browser}) => {
+    const {page, context} = await openPage(browser, '/docs/');
     await openPanel(page);
     await chooseScope(page, 'Whole book');
     const {last} = await ask(page, 'How do I undo the last commit?');
@@ -320,9 +314,9 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('on a 390×844 phone the launcher covers no content and the panel is full screen', async () => {
+  test('on a 390×844 phone the launcher covers no content and the panel is full screen', async ({browser}) => {
     const {page: merging} = pageUrl((p) => /merging/.test(p.path));
-    const {page, context, errors} = await openPage(merging.url, {viewport: {width: 390, height: 844}, isMobile: true, hasTouch: true});
+    const {page, context, errors} = await openPage(browser, merging.url, {viewport: {width: 390, height: 844}, isMobile: true, hasTouch: true});
     const launcher = await page.locator('.bookchat-launcher').boundingBox();
     const navbar = await page.locator('.navbar').boundingBox();
     assert.ok(launcher.y >= navbar.y && launcher.y + launcher.height <= navbar.y + navbar.height, 'the launcher sits inside the navbar');
@@ -357,8 +351,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('the widget causes no layout shift while loading, opening and answering', async () => {
-    const context = await stack.browser.newContext({viewport: {width: 1280, height: 900}});
+  test('the widget causes no layout shift while loading, opening and answering', async ({browser}) => {
+    const context = await browser.newContext({viewport: {width: 1280, height: 900}});
     await context.addInitScript(() => {
       window.__shifts = [];
       new PerformanceObserver((list) => {
@@ -366,7 +360,7 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
       }).observe({type: 'layout-shift', buffered: true});
     });
     const page = await context.newPage();
-    await page.goto(`${stack.siteUrl}/docs/`);
+    await page.goto(`${SITE_URL}/docs/`);
     await page.waitForSelector('html[data-has-hydrated="true"]');
     await page.waitForSelector('.bookchat-launcher');
     await openPanel(page);
@@ -377,8 +371,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('keyboard: Enter opens, focus lands in the input, Shift+Enter adds a line, Esc closes', async () => {
-    const {page, context} = await openPage('/docs/');
+  test('keyboard: Enter opens, focus lands in the input, Shift+Enter adds a line, Esc closes', async ({browser}) => {
+    const {page, context} = await openPage(browser, '/docs/');
     await page.focus('.bookchat-launcher');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-input'));
@@ -392,8 +386,8 @@ describe('bookchat in the built site', {timeout: 600_000}, () => {
     await context.close();
   });
 
-  test('the conversation reloads after a refresh and "New conversation" starts over', async () => {
-    const {page, context, errors} = await openPage('/docs/');
+  test('the conversation reloads after a refresh and "New conversation" starts over', async ({browser}) => {
+    const {page, context, errors} = await openPage(browser, '/docs/');
     await openPanel(page);
     await chooseScope(page, 'Whole book');
     await ask(page, 'What does git stash do?');

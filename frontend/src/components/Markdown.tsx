@@ -1,5 +1,6 @@
 import React, {useMemo} from 'react';
-import {parseInline, parseMarkdown, type Block, type Inline} from '../markdown';
+import type {Definition, Nodes, Parents, Root} from 'mdast';
+import {isSafeHref, parseInlineMarkdown, parseMarkdown, splitCitations} from '../markdown';
 import {SiteLink} from '../navigation';
 import type {Citation} from '../types';
 import {CodeBlock} from './CodeBlock';
@@ -16,103 +17,169 @@ export interface MarkdownProps {
 
 /** Renders answer Markdown as React elements only, so HTML in it is shown as text. */
 export function Markdown({text, citations = [], onCite, citeIdPrefix = 'bookchat-cite'}: MarkdownProps): React.JSX.Element {
-  const blocks = useMemo(() => parseMarkdown(text), [text]);
-  const ctx = {citations, onCite, citeIdPrefix};
-  return <div className="bookchat-md">{blocks.map((block, i) => renderBlock(block, i, ctx))}</div>;
+  const [tree, definitions] = useMemo(() => {
+    const root = parseMarkdown(text);
+    return [root, definitionsOf(root)] as const;
+  }, [text]);
+  const ctx = {citations, onCite, citeIdPrefix, definitions, tight: false};
+  return <div className="bookchat-md">{renderChildren(tree, ctx)}</div>;
 }
 
 /** Renders one line of inline Markdown (code, emphasis, links) with the same safety, e.g. excerpts. */
 export function InlineMarkdown({text}: {text: string}): React.JSX.Element {
-  const nodes = useMemo(() => parseInline(text.replace(/\s*\n\s*/g, ' ')), [text]);
-  return <>{renderInlines(nodes, {citations: [], citeIdPrefix: ''})}</>;
+  const tree = useMemo(() => parseInlineMarkdown(text), [text]);
+  const paragraph = tree.children[0];
+  const ctx = {citations: [], citeIdPrefix: '', definitions: new Map(), tight: false};
+  return <>{paragraph && 'children' in paragraph ? renderChildren(paragraph, ctx) : null}</>;
 }
 
 interface Ctx {
   citations: Citation[];
   onCite?: (index: number) => void;
   citeIdPrefix: string;
+  /** Link reference definitions by identifier: `[text][ref]` links point at them. */
+  definitions: Map<string, Definition>;
+  /** Inside a tight list item, whose paragraphs render without <p> (as CommonMark prescribes). */
+  tight: boolean;
 }
 
-function renderBlock(block: Block, key: number, ctx: Ctx): React.ReactNode {
-  switch (block.type) {
+function definitionsOf(tree: Root): Map<string, Definition> {
+  const definitions = new Map<string, Definition>();
+  const visit = (node: Nodes) => {
+    if (node.type === 'definition') definitions.set(node.identifier, node);
+    else if ('children' in node) node.children.forEach(visit);
+  };
+  visit(tree);
+  return definitions;
+}
+
+// Containers of blocks: raw HTML standing there as a block becomes a paragraph of its text.
+const BLOCK_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
+
+function renderChildren(parent: Parents, ctx: Ctx): React.ReactNode[] {
+  return parent.children.map((child, i) =>
+    child.type === 'html' && !ctx.tight && BLOCK_PARENTS.has(parent.type) ? <p key={i}>{child.value}</p> : renderNode(child, i, ctx),
+  );
+}
+
+/** Only the node types listed here become elements; raw HTML and anything else show their text. */
+function renderNode(node: Nodes, key: number, ctx: Ctx): React.ReactNode {
+  switch (node.type) {
     case 'paragraph':
-      return <p key={key}>{renderInlines(block.children, ctx)}</p>;
+      return ctx.tight ? <React.Fragment key={key}>{renderChildren(node, ctx)}</React.Fragment> : <p key={key}>{renderChildren(node, ctx)}</p>;
     case 'heading':
       // Answer headings must not join the page outline, so they are styled text.
       return (
-        <p key={key} className={`bookchat-md-heading bookchat-md-h${block.level}`}>
-          <strong>{renderInlines(block.children, ctx)}</strong>
+        <p key={key} className={`bookchat-md-heading bookchat-md-h${node.depth}`}>
+          <strong>{renderChildren(node, ctx)}</strong>
         </p>
       );
     case 'code':
-      return <CodeBlock key={key} code={block.text} language={block.lang} />;
+      return <CodeBlock key={key} code={node.value} language={(node.lang ?? '').toLowerCase()} />;
     case 'list': {
-      const items = block.items.map((item, j) => <li key={j}>{item.map((b, k) => renderBlock(b, k, ctx))}</li>);
-      return block.ordered ? (
-        <ol key={key} start={block.start}>{items}</ol>
+      const inner = {...ctx, tight: !node.spread && !node.children.some((item) => item.spread)};
+      const items = node.children.map((item, j) => renderNode(item, j, inner));
+      return node.ordered ? (
+        <ol key={key} start={node.start ?? 1}>{items}</ol>
       ) : (
         <ul key={key}>{items}</ul>
       );
     }
-    case 'quote':
-      return <blockquote key={key}>{block.children.map((b, k) => renderBlock(b, k, ctx))}</blockquote>;
-    case 'table':
+    case 'listItem':
+      return (
+        <li key={key}>
+          {typeof node.checked === 'boolean' && <input type="checkbox" checked={node.checked} disabled readOnly />}
+          {renderChildren(node, ctx)}
+        </li>
+      );
+    case 'blockquote':
+      return <blockquote key={key}>{renderChildren(node, {...ctx, tight: false})}</blockquote>;
+    case 'table': {
+      const [head, ...body] = node.children;
+      const cells = (row: typeof head, Cell: 'th' | 'td') =>
+        row.children.map((cell, j) => (
+          <Cell key={j} style={node.align?.[j] ? {textAlign: node.align[j]!} : undefined}>
+            {renderChildren(cell, ctx)}
+          </Cell>
+        ));
       return (
         <div key={key} className="bookchat-md-table">
           <table>
             <thead>
-              <tr>{block.header.map((cell, j) => <th key={j}>{renderInlines(cell, ctx)}</th>)}</tr>
+              <tr>{head && cells(head, 'th')}</tr>
             </thead>
             <tbody>
-              {block.rows.map((row, r) => (
-                <tr key={r}>{row.map((cell, j) => <td key={j}>{renderInlines(cell, ctx)}</td>)}</tr>
+              {body.map((row, r) => (
+                <tr key={r}>{cells(row, 'td')}</tr>
               ))}
             </tbody>
           </table>
         </div>
       );
-    case 'rule':
+    }
+    case 'thematicBreak':
       return <hr key={key} />;
-  }
-}
-
-function renderInlines(nodes: Inline[], ctx: Ctx): React.ReactNode[] {
-  return nodes.map((node, i) => renderInline(node, i, ctx));
-}
-
-function renderInline(node: Inline, key: number, ctx: Ctx): React.ReactNode {
-  switch (node.type) {
+    case 'html':
+      return <React.Fragment key={key}>{node.value}</React.Fragment>;
     case 'text':
-      return <React.Fragment key={key}>{node.text}</React.Fragment>;
-    case 'code':
-      return <code key={key}>{node.text}</code>;
+      return <React.Fragment key={key}>{renderText(node.value, ctx)}</React.Fragment>;
+    case 'inlineCode':
+      return <code key={key}>{node.value}</code>;
     case 'strong':
-      return <strong key={key}>{renderInlines(node.children, ctx)}</strong>;
-    case 'em':
-      return <em key={key}>{renderInlines(node.children, ctx)}</em>;
+      return <strong key={key}>{renderChildren(node, ctx)}</strong>;
+    case 'emphasis':
+      return <em key={key}>{renderChildren(node, ctx)}</em>;
+    case 'delete':
+      return <del key={key}>{renderChildren(node, ctx)}</del>;
+    case 'break':
+      return <br key={key} />;
     case 'link':
-      return (
-        <SiteLink key={key} href={node.href}>
-          {renderInlines(node.children, ctx)}
+    case 'linkReference': {
+      const href = node.type === 'link' ? node.url : (ctx.definitions.get(node.identifier)?.url ?? '');
+      const children = renderChildren(node, ctx);
+      return isSafeHref(href) ? (
+        <SiteLink key={key} href={href}>
+          {children}
         </SiteLink>
-      );
-    case 'cite': {
-      const citation = ctx.citations.find((c) => c.index === node.index);
-      if (!citation) return <React.Fragment key={key}>[{node.index}]</React.Fragment>;
-      const onClick = (event: React.MouseEvent) => {
-        event.preventDefault();
-        ctx.onCite?.(node.index);
-      };
-      return (
-        <a
-          key={key}
-          href={`#${ctx.citeIdPrefix}-${node.index}`}
-          className="bookchat-marker"
-          onClick={onClick}
-          aria-label={`Source ${node.index}: ${citation.section || citation.chapter_title}`}>
-          [{node.index}]
-        </a>
+      ) : (
+        <React.Fragment key={key}>{children}</React.Fragment>
       );
     }
+    case 'image':
+    case 'imageReference':
+      // Answers load nothing from elsewhere: an image is its description.
+      return <React.Fragment key={key}>{node.alt}</React.Fragment>;
+    case 'footnoteReference':
+      return <React.Fragment key={key}>[^{node.label ?? node.identifier}]</React.Fragment>;
+    case 'definition':
+      return null;
+    default:
+      return 'children' in node ? (
+        <React.Fragment key={key}>{renderChildren(node, ctx)}</React.Fragment>
+      ) : 'value' in node ? (
+        <React.Fragment key={key}>{node.value}</React.Fragment>
+      ) : null;
   }
+}
+
+function renderText(text: string, ctx: Ctx): React.ReactNode[] {
+  return splitCitations(text).map((part, i) => {
+    if (typeof part === 'string') return <React.Fragment key={i}>{part}</React.Fragment>;
+    const citation = ctx.citations.find((c) => c.index === part);
+    if (!citation) return <React.Fragment key={i}>[{part}]</React.Fragment>;
+    const onClick = (event: React.MouseEvent) => {
+      event.preventDefault();
+      ctx.onCite?.(part);
+    };
+    return (
+      <a
+        key={i}
+        href={`#${ctx.citeIdPrefix}-${part}`}
+        className="bookchat-marker"
+        onClick={onClick}
+        aria-label={`Source ${part}: ${citation.section || citation.chapter_title}`}>
+        [{part}]
+      </a>
+    );
+  });
 }
