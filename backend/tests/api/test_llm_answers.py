@@ -10,8 +10,8 @@ import pytest
 from pydantic import SecretStr
 
 from bookchat.answer import abstain
-from bookchat.answer.llm.client import ModelNotConfigured
-from bookchat.answer.llm.prompt import REFUSAL
+from bookchat.answer.llm.agent import REFUSAL
+from bookchat.answer.llm.generator import ModelNotConfigured
 from bookchat.answer.llm.writer import MODEL_FAILED
 from bookchat.config import Settings
 from tests.scripted_model import Reply, ScriptedModel, ToolCall, quoting, sources_in

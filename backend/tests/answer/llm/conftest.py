@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from bookchat.answer.llm.book_search import book_search
-from bookchat.answer.llm.client import connect
-from bookchat.answer.llm.generator import LLMGenerator
-from bookchat.answer.llm.passages import Search
+from bookchat.answer.llm.agent import Search
+from bookchat.answer.llm.generator import LLMGenerator, connect
+from bookchat.answer.llm.writer import book_search
 from bookchat.answer.sentence_vectors import SentenceVectors
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder

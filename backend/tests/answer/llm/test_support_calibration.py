@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bookchat.answer.llm.citations import embedding_key
-from bookchat.answer.sentences import split_sentences
+from bookchat.answer.llm.check import embedding_key
+from bookchat.answer.units import split_units
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
@@ -20,7 +20,7 @@ def _supports(store: VectorStore, embedder: Embedder) -> dict[str, list[float]]:
     for question, supported, made_up in CASES:
         hits = retriever.search(question, embedder.embed([question])[0].tolist(), limit=5)
         texts = [str(h.payload["text"]) for h in hits if h.score >= 0.3][:4]
-        sentences = embedder.embed([s for t in texts for s in split_sentences(t)])
+        sentences = embedder.embed([s for t in texts for s in (u.plain for u in split_units(t))])
         for kind, group in (
             ("supported", supported),
             ("made_up", made_up),

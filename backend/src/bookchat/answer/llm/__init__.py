@@ -1,1 +1,1 @@
-"""The language-model generator: prompt, agent, search tool and the citation check."""
+"""Generated answers: writer.py → generator.py → agent.py (and prompt.md), checked by check.py."""

@@ -1,24 +1,29 @@
 """The LLM path of an answer: generate from the retrieved passages, check, or fall back.
 
 The answer service decides first, extractively, whether the book covers the question; only a
-grounded decision reaches the model. Whatever the model does, the reader gets a response: the
-checked generated answer, or the extractive one with a warning when the model failed.
+grounded decision reaches the model. It builds a Draft (`draft_for`, with `book_search` for the
+model's extra searches) and hands it to LLMWriter. Whatever the model does, the reader gets a
+response: the checked generated answer, or the extractive one with a warning when the model
+failed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bookchat.answer.llm.citations import Checked, check
-from bookchat.answer.llm.drafts import Draft
-from bookchat.answer.llm.errors import GenerationFailed
-from bookchat.answer.llm.generator import Generated, LLMGenerator
-from bookchat.answer.llm.passages import Passage
-from bookchat.answer.llm.prefetch import SentencePrefetch
-from bookchat.answer.schema import Citation, QueryResponse
+from bookchat.answer import abstain
+from bookchat.answer.followup import PriorTurn
+from bookchat.answer.llm.agent import History, Mode, Passage, Search
+from bookchat.answer.llm.check import Checked, SentencePrefetch, check
+from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
+from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
 from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.retrieval.catalog import Catalog
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.search import Retriever
 
 MODEL_FAILED = (
     "The language model could not answer, so this answer was taken from the book directly."
@@ -27,6 +32,76 @@ UNSUPPORTED = "Some sentences of this answer could not be matched to the cited s
 # A generated answer the check found fault with is never reported as more than even odds.
 DOUBTFUL_CONFIDENCE = 0.5
 PREVIEW_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """Everything the model needs about one question, from the request and the retrieval."""
+
+    question: str
+    mode: Mode
+    chapter_title: str | None
+    history: History
+    passages: list[Passage]
+    search: Search | None
+    abstention: str  # what the reader is told when the model finds no answer
+    started: float  # perf_counter() when the request began, for latency_ms
+
+
+def _abstention(mode: Mode, chapter_title: str | None) -> str:
+    if mode == "selection":
+        return abstain.SELECTION
+    if mode == "chapter" and chapter_title:
+        return f"The chapter “{chapter_title}” does not cover this question."
+    return abstain.BOOK
+
+
+def draft_for(
+    request: QueryRequest,
+    history: Sequence[PriorTurn],
+    passages: Sequence[Passage],
+    *,
+    catalog: Catalog,
+    search: Search | None,
+    started: float,
+) -> Draft:
+    """The draft for a question retrieval found grounded."""
+    title = None
+    if request.mode == "chapter" and request.chapter:
+        found = catalog.chapter(request.chapter)
+        title = str(found["title"]) if found else None
+    return Draft(
+        question=request.question,
+        mode=request.mode,
+        chapter_title=title,
+        # Stored turns carry their answer; a turn without one still gives the question's context.
+        history=[(turn.question, str(getattr(turn, "answer", "") or "")) for turn in history],
+        passages=list(passages),
+        search=search,
+        abstention=_abstention(request.mode, title),
+        started=started,
+    )
+
+
+def book_search(
+    retriever: Retriever,
+    embedder: Embedder,
+    *,
+    chapter: str | None,
+    limit: int,
+    min_score: float,
+) -> Search:
+    """search_book's retrieval: the book (or one chapter), passages clearing `min_score`."""
+    # The service's own retriever and embedder, in the question's scope (its chapter, if any).
+
+    async def search(query: str) -> list[Passage]:
+        rows = await embedder.embed_async([query])
+        hits = await asyncio.to_thread(
+            retriever.search, query, rows[0].tolist(), limit=limit, chapter=chapter
+        )
+        return [Passage.from_hit(h) for h in hits if h.score >= min_score]
+
+    return search
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from bookchat.answer.compose import Source
-from bookchat.answer.llm.passages import Passage, Shown, source_tag
-from bookchat.answer.llm.prompt import REFUSAL, conversation, instructions, question_message
+from bookchat.answer.llm.agent import (
+    REFUSAL,
+    Passage,
+    Shown,
+    conversation,
+    instructions,
+    question_message,
+    source_tag,
+)
 
 
 def _passage(text: str, chunk_id: str = "c1", section: str = "Merging") -> Passage:

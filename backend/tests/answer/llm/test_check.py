@@ -1,13 +1,23 @@
-"""The citation check on generated answers, with the real embedder and the sample book."""
+"""The check on generated answers: [n] markers, then citations and support with the real embedder
+and the sample book, and sentences embedded while an answer streams."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from bookchat.answer.llm.citations import Claim, check, claims, is_refusal
-from bookchat.answer.llm.passages import Passage, Search
-from bookchat.answer.llm.prompt import REFUSAL
+from bookchat.answer.llm.agent import REFUSAL, Passage, Search
+from bookchat.answer.llm.check import (
+    Claim,
+    SentencePrefetch,
+    check,
+    cited,
+    claims,
+    is_refusal,
+    renumber,
+    strip_markers,
+)
 from bookchat.answer.sentence_vectors import SentenceVectors
+from tests.scripted_model import words
 
 MIN_SUPPORT = 0.55
 
@@ -127,3 +137,72 @@ def test_a_marker_after_the_full_stop_belongs_to_the_sentence_before() -> None:
 def test_refusal_detection_ignores_case_and_markers() -> None:
     assert is_refusal("the book does not cover this [1]")
     assert not is_refusal("The book does not cover this, but revert adds a commit [1].")
+
+
+def test_known_markers_are_renumbered_by_first_use() -> None:
+    out = renumber("Merges combine work [3]. Rebases replay it [1]. Both exist [3][1].", 3)
+    assert out.text == "Merges combine work [1]. Rebases replay it [2]. Both exist [1][2]."
+    assert out.order == [3, 1]
+    assert out.invented == []
+
+
+def test_invented_markers_are_removed_with_their_space() -> None:
+    out = renumber("Revert adds a commit [1]. It was invented in 1999 [7].", 2)
+    assert out.text == "Revert adds a commit [1]. It was invented in 1999."
+    assert out.invented == [7]
+
+
+def test_grouped_markers_are_split_and_filtered() -> None:
+    out = renumber("Both say so [2, 9, 1].", 2)
+    assert out.text == "Both say so [1][2]."
+    assert out.order == [2, 1]
+    assert out.invented == [9]
+
+
+def test_a_repeated_marker_in_one_group_is_kept_once() -> None:
+    assert renumber("Twice [1][1].", 1).text == "Twice [1][1]."
+    assert renumber("Twice [1, 1].", 1).text == "Twice [1]."
+
+
+def test_markdown_links_and_zero_are_not_markers() -> None:
+    out = renumber("See [1](https://example.com) and item [0].", 1)
+    assert out.text == "See [1](https://example.com) and item."
+    assert out.invented == [0]
+    assert out.order == []
+
+
+def test_cited_and_strip() -> None:
+    assert cited("A [2] b [1][2].") == [2, 1]
+    assert strip_markers("A [2] b [1][2].") == "A b."
+
+
+async def test_completed_sentences_are_embedded_while_streaming(vectors: SentenceVectors) -> None:
+    prefetch = SentencePrefetch(vectors)
+    text = "git revert adds an inverse commit [1]. It never rewrites history [1]. And the last one"
+    for delta in words(text):
+        prefetch.feed(delta)
+    await prefetch.settle()
+    done = ["git revert adds an inverse commit", "It never rewrites history"]
+    assert vectors.missing(done) == []
+    assert vectors.missing(["And the last one"]) == ["And the last one"]
+
+
+async def test_a_sentence_that_looks_finished_is_embedded_before_its_full_stop(
+    vectors: SentenceVectors,
+) -> None:
+    prefetch = SentencePrefetch(vectors)
+    for delta in ("Tags mark ", "releases ", "[1]"):
+        prefetch.feed(delta)
+    await prefetch.settle()
+    assert vectors.missing(["Tags mark releases"]) == []
+    before = len(vectors)
+    prefetch.feed(".")  # the same sentence, the same key: nothing new to embed
+    await prefetch.settle()
+    assert len(vectors) == before
+
+
+async def test_cancel_drops_pending_work(vectors: SentenceVectors) -> None:
+    prefetch = SentencePrefetch(vectors)
+    prefetch.feed("A sentence that is complete now. Another")
+    prefetch.cancel()
+    await prefetch.settle()  # nothing left to wait for
