@@ -122,6 +122,22 @@ def test_admin_endpoint_rejects_a_missing_docs_folder(running: dict[str, Any]) -
     assert response.status_code == 400
 
 
+def test_without_a_token_the_admin_route_is_401_even_on_a_server_without_one(client: Any) -> None:
+    missing = client.post("/api/admin/ingest", json={"docs_dir": "/nowhere"})
+    assert missing.status_code == 401
+    assert missing.headers["www-authenticate"] == "Bearer"
+    assert missing.json() == {"detail": "Missing bearer token."}
+    disabled = client.post(
+        "/api/admin/ingest", json={"docs_dir": "/nowhere"}, headers={"Authorization": "Bearer x"}
+    )
+    assert disabled.status_code == 403
+
+
+def test_the_token_is_checked_before_the_body(client: Any) -> None:
+    response = client.post("/api/admin/ingest", json={"unexpected": True})
+    assert response.status_code == 401
+
+
 def test_wildcard_binds_are_recorded_as_loopback_urls() -> None:
     assert local_url("0.0.0.0", 8000) == "http://127.0.0.1:8000"
     assert local_url("::1", 8001) == "http://[::1]:8001"

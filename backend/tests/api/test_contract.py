@@ -48,3 +48,72 @@ def test_documented_endpoints_exist(client: Any) -> None:
         ("/api/admin/ingest", "post"),
     ]:
         assert method in paths[path], path
+
+
+def _operation(openapi: dict[str, Any], path: str, method: str) -> dict[str, Any]:
+    found: dict[str, Any] = openapi["paths"][path][method]
+    return found
+
+
+# Every status each route can answer, as the error table and the handlers produce them.
+DECLARED = {
+    ("/api/query", "post"): {"200", "400", "404", "422", "429", "500", "503"},
+    ("/api/query/stream", "post"): {"200", "400", "404", "422", "429", "500", "503"},
+    ("/api/chapters", "get"): {"200", "500", "503"},
+    ("/health", "get"): {"200", "500", "503"},
+    ("/metrics", "get"): {"200", "500"},
+    ("/api/admin/ingest", "post"): {"200", "400", "401", "403", "422", "500", "503"},
+    ("/api/conversations/{conversation_id}", "get"): {"200", "404", "422", "500", "503"},
+    ("/api/conversations/{conversation_id}", "delete"): {"204", "404", "422", "500", "503"},
+    ("/api/feedback", "post"): {"204", "400", "404", "422", "500", "503"},
+}
+
+
+def test_every_route_declares_every_status_it_can_answer(client: Any) -> None:
+    openapi = client.get("/openapi.json").json()
+    declared = {
+        (path, method): set(operation["responses"])
+        for path, operations in openapi["paths"].items()
+        for method, operation in operations.items()
+    }
+    assert declared == DECLARED
+
+
+def test_errors_are_declared_with_the_detail_model(client: Any) -> None:
+    openapi = client.get("/openapi.json").json()
+    assert _schema(openapi, "ErrorDetail")["required"] == ["detail"]
+    for (path, method), statuses in DECLARED.items():
+        responses = _operation(openapi, path, method)["responses"]
+        for status in statuses - {"200", "204", "422"}:
+            if (path, status) == ("/health", "503"):
+                continue  # a degraded health report, not an error
+            content = responses[status]["content"]["application/json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/ErrorDetail"}, (path, status)
+
+
+def test_the_request_schema_states_what_each_mode_needs(client: Any) -> None:
+    rules = _schema(client.get("/openapi.json").json(), "QueryRequest")["oneOf"]
+    needs = {rule["properties"]["mode"]["const"]: set(rule.get("required", [])) for rule in rules}
+    assert needs == {
+        "book": set(),
+        "chapter": {"mode", "chapter"},
+        "selection": {"mode", "selection"},
+    }
+
+
+def test_the_admin_route_declares_its_bearer_token(client: Any) -> None:
+    openapi = client.get("/openapi.json").json()
+    assert _operation(openapi, "/api/admin/ingest", "post")["security"] == [{"HTTPBearer": []}]
+    assert openapi["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+
+
+def test_an_answer_links_to_its_conversation_and_its_rating(client: Any) -> None:
+    openapi = client.get("/openapi.json").json()
+    links = _operation(openapi, "/api/query", "post")["responses"]["200"]["links"]
+    operation_ids = {
+        operation["operationId"]
+        for operations in openapi["paths"].values()
+        for operation in operations.values()
+    }
+    assert {link["operationId"] for link in links.values()} <= operation_ids
+    assert links["RateAnswer"]["requestBody"] == {"message_id": "$response.body#/message_id"}

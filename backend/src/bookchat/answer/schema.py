@@ -4,19 +4,44 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
 
 Mode = Literal["book", "chapter", "selection"]
 Status = Literal["grounded", "abstained"]
 
-Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Selection = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=10000)]
+# "Has a character that is not white space", with white space as the validator strips it
+# (Unicode White_Space): the published schema then rejects exactly the blank texts the API does.
+NON_BLANK = r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+Question = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000, pattern=NON_BLANK)
+]
+Selection = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=10000, pattern=NON_BLANK)
+]
+# What each mode needs, for the OpenAPI document. Validation stays in one flat model so a missing
+# `chapter` or `selection` keeps its 400 and its sentence (AnswerService raises MissingInput).
+MODE_RULES: list[JsonValue] = [
+    {"title": "Book mode", "properties": {"mode": {"const": "book"}}},
+    {
+        "title": "Chapter mode",
+        "properties": {"mode": {"const": "chapter"}, "chapter": {"type": "string", "minLength": 1}},
+        "required": ["mode", "chapter"],
+    },
+    {
+        "title": "Selection mode",
+        "properties": {
+            "mode": {"const": "selection"},
+            "selection": {"type": "string", "pattern": NON_BLANK},
+        },
+        "required": ["mode", "selection"],
+    },
+]
 
 
 class QueryRequest(BaseModel):
     """A question about the book, a chapter, or a selected passage."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": MODE_RULES})
 
     question: Question
     mode: Mode = "book"

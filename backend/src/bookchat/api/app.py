@@ -16,6 +16,7 @@ from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.api import routes_admin, routes_catalog, routes_conversations
 from bookchat.api.errors import install_error_handlers
+from bookchat.api.methods import install_method_handling
 from bookchat.api.metrics import Metrics
 from bookchat.api.rate_limit import build_limiter, rate_limit_exceeded
 from bookchat.api.request_context import RequestContext
@@ -124,11 +125,15 @@ def create_app(
         summary="Question answering with citations for a Docusaurus textbook.",
         version="0.1.0",
         lifespan=lifespan,
+        # operationId = the handler's name (`query`, `get_conversation`): short names for
+        # generated clients, and what the OpenAPI links in responses.py refer to.
+        generate_unique_id_function=lambda route: route.name,
     )
     limiter = build_limiter(settings)
     app.state.limiter = limiter
     app.add_exception_handler(RateLimitExceeded, rate_limit_exceeded)
     install_error_handlers(app)
+    install_method_handling(app)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,

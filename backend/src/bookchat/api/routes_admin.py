@@ -7,36 +7,47 @@ import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
 from bookchat.api.dependencies import services
 from bookchat.api.models import IngestRequest
+from bookchat.api.responses import ADMIN
 from bookchat.api.services import Services
 from bookchat.ingest.run import run_ingest
 from bookchat.vectorstore import StoreUnavailable
 
 router = APIRouter(tags=["operator"])
+# Declares the bearer scheme in the OpenAPI document; `authorised` answers for it (auto_error off,
+# so a missing token gets our 401 and our detail).
+bearer = HTTPBearer(
+    auto_error=False, description="The token `bookchat serve` writes to <data>/server.json."
+)
 
 
-def _authorise(found: Services, authorization: str | None) -> None:
+async def authorised(
+    found: Annotated[Services, Depends(services)],
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Services:
+    """The app's Services once the bearer token checks out; raises the Admin* errors otherwise."""
+    # A dependency runs before the body is validated: a caller without the token learns nothing
+    # about the endpoint beyond its 401. A missing token is 401 on every server, even one
+    # without an admin token, so clients learn to authenticate first.
+    if credentials is None:
+        raise AdminUnauthorized
     if found.admin_token is None:
         raise AdminDisabled
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise AdminUnauthorized
-    if not secrets.compare_digest(token.strip().encode(), found.admin_token.encode()):
+    if not secrets.compare_digest(credentials.credentials.encode(), found.admin_token.encode()):
         raise AdminForbidden
+    return found
 
 
-@router.post("/api/admin/ingest")
+@router.post("/api/admin/ingest", responses=ADMIN)
 async def admin_ingest(
-    body: IngestRequest,
-    found: Annotated[Services, Depends(services)],
-    authorization: Annotated[str | None, Header()] = None,
+    body: IngestRequest, found: Annotated[Services, Depends(authorised)]
 ) -> dict[str, Any]:
     """Run an ingest in this process (bearer token from <data>/server.json); returns its report."""
-    _authorise(found, authorization)
     docs = Path(body.docs_dir)
     if not await asyncio.to_thread(docs.is_dir):
         raise BadDocsDir

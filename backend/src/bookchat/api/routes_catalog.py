@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from bookchat.api.dependencies import catalog_cache, services
 from bookchat.api.models import Chapter, Health
+from bookchat.api.responses import CHAPTERS, METRICS, OPS
 from bookchat.api.services import Services
 from bookchat.history import HistoryUnavailable
 from bookchat.retrieval.catalog import CatalogCache
@@ -18,7 +19,7 @@ from bookchat.vectorstore import StoreUnavailable
 router = APIRouter()
 
 
-@router.get("/api/chapters", response_model=list[Chapter], tags=["book"])
+@router.get("/api/chapters", response_model=list[Chapter], responses=CHAPTERS, tags=["book"])
 async def chapters(catalog: Annotated[CatalogCache, Depends(catalog_cache)]) -> list[Chapter]:
     """The book's chapters and their pages, in reading order (empty before ingestion)."""
     return [Chapter.model_validate(ch) for ch in catalog.current.chapters]
@@ -34,7 +35,12 @@ def _store_check(found: Services) -> str:
     return "ok"
 
 
-@router.get("/health", response_model=Health, responses={503: {"model": Health}}, tags=["ops"])
+@router.get(
+    "/health",
+    response_model=Health,
+    responses={**OPS, 503: {"model": Health, "description": "Degraded: a check is not ok."}},
+    tags=["ops"],
+)
 async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
     """ok when the store answers and the model is loaded; 503 degraded otherwise."""
     store = await asyncio.to_thread(_store_check, found)
@@ -57,7 +63,7 @@ async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
     return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
 
 
-@router.get("/metrics", tags=["ops"], response_class=Response)
+@router.get("/metrics", tags=["ops"], response_class=Response, responses=METRICS)
 async def metrics(found: Annotated[Services, Depends(services)]) -> Response:
     """Prometheus metrics (text exposition format)."""
     if found.catalog is not None:

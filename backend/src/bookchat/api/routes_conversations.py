@@ -10,6 +10,7 @@ from starlette.responses import Response
 from bookchat.answer.schema import SuggestedChapter
 from bookchat.api.dependencies import conversation_store, services
 from bookchat.api.models import ConversationOut, FeedbackRequest, StoredCitation, StoredMessage
+from bookchat.api.responses import CONVERSATION, FEEDBACK
 from bookchat.api.services import Services
 from bookchat.history import Conversation, ConversationStore, UnknownConversation
 from bookchat.history.errors import UnknownMessage
@@ -51,7 +52,7 @@ def _out(conversation: Conversation) -> ConversationOut:
 @router.get(
     "/api/conversations/{conversation_id}",
     response_model=ConversationOut,
-    responses={404: {"description": "Unknown conversation"}},
+    responses=CONVERSATION,
 )
 async def get_conversation(conversation_id: ConversationId, store: Store) -> ConversationOut:
     """A conversation's messages with their citations and ratings, oldest first."""
@@ -64,7 +65,7 @@ async def get_conversation(conversation_id: ConversationId, store: Store) -> Con
 @router.delete(
     "/api/conversations/{conversation_id}",
     status_code=204,
-    responses={404: {"description": "Unknown conversation"}},
+    responses=CONVERSATION,
 )
 async def delete_conversation(conversation_id: ConversationId, store: Store) -> Response:
     """Delete a conversation and everything in it."""
@@ -73,7 +74,7 @@ async def delete_conversation(conversation_id: ConversationId, store: Store) -> 
     return Response(status_code=204)
 
 
-@router.post("/api/feedback", status_code=204, responses={404: {"description": "Unknown message"}})
+@router.post("/api/feedback", status_code=204, responses=FEEDBACK)
 async def feedback(
     body: FeedbackRequest, store: Store, found: Annotated[Services, Depends(services)]
 ) -> Response:

@@ -13,6 +13,7 @@ from bookchat.answer.llm.writer import MODEL_FAILED
 from bookchat.answer.schema import QueryRequest, QueryResponse
 from bookchat.api.dependencies import conversational_answers, services
 from bookchat.api.rate_limit import query_limit
+from bookchat.api.responses import ANSWER_LINKS, QUERY
 from bookchat.api.services import Services
 from bookchat.api.sse import streamed_events
 from bookchat.config import Settings
@@ -40,7 +41,11 @@ def query_router(limiter: Limiter, settings: Settings) -> APIRouter:
     router = APIRouter(tags=["query"])
     limited = query_limit(limiter, settings)
 
-    @router.post("/api/query", response_model=QueryResponse)
+    @router.post(
+        "/api/query",
+        response_model=QueryResponse,
+        responses={**QUERY, 200: {"links": ANSWER_LINKS}},
+    )
     @limited
     async def query(
         request: Request, body: QueryRequest, answers: Answers, found: Shared
@@ -53,7 +58,7 @@ def query_router(limiter: Limiter, settings: Settings) -> APIRouter:
     @router.post(
         "/api/query/stream",
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}},
+        responses={**QUERY, 200: {"content": {"text/event-stream": {}}}},
     )
     @limited
     async def query_stream(
