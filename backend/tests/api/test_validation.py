@@ -19,6 +19,8 @@ from hypothesis import strategies as st
         {"question": "ok", "surprise": 1},
         {"question": "ok", "top_k": 0},
         {"question": "ok", "top_k": 11},
+        {"question": "ok", "top_k": True},
+        {"question": "ok", "top_k": "5"},
         {"question": "ok", "mode": "everything"},
         {"question": "ok", "mode": "selection", "selection": "y" * 10001},
         {"question": "ok", "mode": "selection", "selection": "   "},

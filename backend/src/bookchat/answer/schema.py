@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, field_validator
 
 Mode = Literal["book", "chapter", "selection"]
 Status = Literal["grounded", "abstained"]
@@ -50,6 +50,14 @@ class QueryRequest(BaseModel):
     page: Annotated[str, Field(max_length=2000)] | None = None
     conversation_id: Annotated[str, Field(max_length=200)] | None = None
     top_k: Annotated[int, Field(ge=1, le=10)] = 5
+
+    @field_validator("top_k", mode="before")
+    @classmethod
+    def _json_integer(cls, value: object) -> object:
+        """JSON Schema's integer: 5 or 5.0, never `true` or "5" (which lax pydantic would take)."""
+        if isinstance(value, bool | str):
+            raise ValueError("must be an integer")
+        return value
 
 
 class Citation(BaseModel):

@@ -41,7 +41,8 @@ class Health(BaseModel):
 class IngestRequest(BaseModel):
     """What `bookchat ingest` asks a running server to do."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: "yes" or 1 would otherwise pass as booleans the schema says they are not.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     docs_dir: str = Field(min_length=1, max_length=4096)
     dry_run: bool = False

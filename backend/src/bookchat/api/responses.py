@@ -72,27 +72,26 @@ ADMIN = errors(
 CONVERSATION = errors({404: "Unknown conversation.", 503: HISTORY_DOWN})
 FEEDBACK = errors({400: UNREADABLE, 404: "Unknown message: nothing to rate.", 503: HISTORY_DOWN})
 
+
+def _link(operation_id: str, description: str, **expressions: Any) -> dict[str, Any]:
+    """An OpenAPI link to `operation_id`, with `parameters=` and/or `requestBody=`."""
+    return {"operationId": operation_id, "description": description, **expressions}
+
+
 # How an answer leads on (OpenAPI links, by operationId = the route function's name): clients and
 # stateful API testers follow the conversation and the message an answer was saved as.
+_CONVERSATION = {"conversation_id": "$response.body#/conversation_id"}
 ANSWER_LINKS: dict[str, Any] = {
-    "GetConversation": {
-        "operationId": "get_conversation",
-        "parameters": {"conversation_id": "$response.body#/conversation_id"},
-        "description": "The conversation this answer was saved in.",
-    },
-    "DeleteConversation": {
-        "operationId": "delete_conversation",
-        "parameters": {"conversation_id": "$response.body#/conversation_id"},
-        "description": "Delete that conversation.",
-    },
-    "RateAnswer": {
-        "operationId": "feedback",
-        "requestBody": {"message_id": "$response.body#/message_id"},
-        "description": "Rate this answer.",
-    },
-    "AskFollowUp": {
-        "operationId": "query",
-        "requestBody": {"conversation_id": "$response.body#/conversation_id"},
-        "description": "Ask a follow-up question in the same conversation.",
-    },
+    "GetConversation": _link(
+        "get_conversation", "The conversation this answer was saved in.", parameters=_CONVERSATION
+    ),
+    "DeleteConversation": _link(
+        "delete_conversation", "Delete that conversation.", parameters=_CONVERSATION
+    ),
+    "RateAnswer": _link(
+        "feedback", "Rate this answer.", requestBody={"message_id": "$response.body#/message_id"}
+    ),
+    "AskFollowUp": _link(
+        "query", "Ask a follow-up in the same conversation.", requestBody=_CONVERSATION
+    ),
 }

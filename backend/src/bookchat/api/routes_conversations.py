@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 from starlette.responses import Response
 
-from bookchat.answer.schema import SuggestedChapter
 from bookchat.api.dependencies import conversation_store, services
-from bookchat.api.models import ConversationOut, FeedbackRequest, StoredCitation, StoredMessage
+from bookchat.api.models import ConversationOut, FeedbackRequest, StoredMessage
 from bookchat.api.responses import CONVERSATION, FEEDBACK
 from bookchat.api.services import Services
 from bookchat.history import Conversation, ConversationStore, UnknownConversation
@@ -20,32 +21,18 @@ Store = Annotated[ConversationStore, Depends(conversation_store)]
 ConversationId = Annotated[str, Path(min_length=1, max_length=200)]
 
 
+def _stamp(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
 def _out(conversation: Conversation) -> ConversationOut:
+    # The stored records carry every field of the response models (and a few more, ignored).
+    messages = [
+        StoredMessage.model_validate({**asdict(m), "created_at": _stamp(m.created_at)})
+        for m in conversation.messages
+    ]
     return ConversationOut(
-        id=conversation.id,
-        created_at=conversation.created_at.isoformat(timespec="seconds"),
-        messages=[
-            StoredMessage(
-                id=m.id,
-                created_at=m.created_at.isoformat(timespec="seconds"),
-                question=m.question,
-                mode=m.mode,
-                chapter=m.chapter,
-                selection=m.selection,
-                answer=m.answer,
-                status=m.status,
-                citations=[StoredCitation.model_validate(c) for c in m.citations],
-                generator=m.generator,
-                latency_ms=m.latency_ms,
-                rating=m.rating,
-                suggested_chapter=(
-                    SuggestedChapter.model_validate(m.suggested_chapter)
-                    if m.suggested_chapter
-                    else None
-                ),
-            )
-            for m in conversation.messages
-        ],
+        id=conversation.id, created_at=_stamp(conversation.created_at), messages=messages
     )
 
 
