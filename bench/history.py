@@ -12,19 +12,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import secrets
-import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+from harness import percentiles, throwaway_postgres
 
 from bookchat.config import Settings
 from bookchat.history import ConversationStore, MessageRecord, open_conversation_store
 
-ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 CITATIONS = [
     {"index": i, "chunk_id": f"c{i}", "path": "a/b.md", "url": "/docs/a/b#s", "excerpt": "x" * 300}
     for i in range(1, 6)
@@ -32,8 +29,7 @@ CITATIONS = [
 
 
 def _quantiles(samples: list[float]) -> dict[str, float]:
-    cuts = statistics.quantiles(samples, n=100)
-    return {"p50_ms": round(cuts[49], 3), "p95_ms": round(cuts[94], 3)}
+    return percentiles(samples, unit="_ms", digits=3, count=None)
 
 
 async def _measure(store: ConversationStore, queries: int, conversations: int) -> dict[str, Any]:
@@ -62,42 +58,27 @@ async def _measure(store: ConversationStore, queries: int, conversations: int) -
     }
 
 
-async def _bench_sqlite(queries: int, conversations: int) -> dict[str, Any]:
+async def _bench(settings: Settings, queries: int, conversations: int) -> dict[str, Any]:
+    store = await open_conversation_store(settings)
+    try:
+        return await _measure(store, queries, conversations)
+    finally:
+        await store.close()
+
+
+def main(queries: int, conversations: int) -> None:
+    """Measure both stores and print the JSON."""
+    result: dict[str, Any] = {"queries": queries}
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(_env_file=None, data_dir=Path(folder), database_url=None)  # type: ignore[call-arg]
-        store = await open_conversation_store(settings)
-        try:
-            return await _measure(store, queries, conversations)
-        finally:
-            await store.close()
-
-
-async def _bench_postgres(queries: int, conversations: int) -> dict[str, Any]:
-    try:
-        admin = await asyncpg.connect(ADMIN_DSN, timeout=5)
-    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
-        return {"skipped": f"Postgres unreachable at 127.0.0.1:5432 ({type(exc).__name__})"}
-    name = f"bookchat_bench_{secrets.token_hex(6)}"
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        url = f"postgresql://postgres@127.0.0.1:5432/{name}"
-        settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
-        store = await open_conversation_store(settings)
-        try:
-            return await _measure(store, queries, conversations)
-        finally:
-            await store.close()
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
-
-
-async def _main(queries: int, conversations: int) -> None:
-    result = {
-        "queries": queries,
-        "sqlite": await _bench_sqlite(queries, conversations),
-        "postgres": await _bench_postgres(queries, conversations),
-    }
+        result["sqlite"] = asyncio.run(_bench(settings, queries, conversations))
+    # Outside any event loop: the harness makes and drops the database with its own.
+    with throwaway_postgres() as url:
+        if url is None:
+            result["postgres"] = {"skipped": "Postgres unreachable at 127.0.0.1:5432"}
+        else:
+            settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
+            result["postgres"] = asyncio.run(_bench(settings, queries, conversations))
     print(json.dumps(result, indent=2))
 
 
@@ -106,4 +87,4 @@ if __name__ == "__main__":
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--conversations", type=int, default=50)
     arguments = parser.parse_args()
-    asyncio.run(_main(arguments.queries, arguments.conversations))
+    main(arguments.queries, arguments.conversations)

@@ -10,35 +10,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from harness import REPO, bench_env, ingest
+
 BOOK = REPO.parent / "shared" / "corpora" / "robotics-textbook" / "docs"
-BOOKCHAT = REPO / "backend" / ".venv" / "bin" / "bookchat"
 TARGETS = {"unchanged_wall_s": 1.5, "one_section_wall_s": 3.0}
-
-
-def _ingest(docs: Path, env: dict[str, str], *extra: str) -> tuple[float, dict[str, Any]]:
-    started = time.perf_counter()
-    done = subprocess.run(
-        [str(BOOKCHAT), "ingest", "--docs", str(docs), "--json", *extra],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    wall = time.perf_counter() - started
-    return wall, json.loads(done.stdout)
 
 
 def _edit_one_section(page: Path, round_no: int) -> None:
@@ -64,20 +47,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
         docs = Path(tmp) / "docs"
         shutil.copytree(BOOK, docs)
-        env = {
-            **os.environ,
-            "BOOKCHAT_DATA_DIR": str(Path(tmp) / "data"),
-            "BOOKCHAT_EMBEDDING_BACKEND": args.backend,
-            "HF_HUB_OFFLINE": "1",
-        }
-        full_wall, full = _ingest(docs, env)
+        env = bench_env(Path(tmp) / "data", {"BOOKCHAT_EMBEDDING_BACKEND": args.backend})
+        full_wall, full = ingest(docs, env)
         peak_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        unchanged = [_ingest(docs, env) for _ in range(args.repeat)]
+        unchanged = [ingest(docs, env) for _ in range(args.repeat)]
         page = docs / "module-1-ros2" / "week-5-lesson-1-launch-files.md"
         edits = []
         for n in range(args.repeat):
             _edit_one_section(page, n)
-            edits.append(_ingest(docs, env))
+            edits.append(ingest(docs, env))
     unchanged_wall = statistics.median(w for w, _ in unchanged)
     edit_wall = statistics.median(w for w, _ in edits)
     result = {

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from harness import REPO, Server, bench_env, ingest, percentiles
 
-REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "website" / "docs"
 sys.path.insert(0, str(REPO / "backend"))
 
 from tests.scripted_model import Reply, ScriptedModel, quoting  # noqa: E402
@@ -75,13 +75,7 @@ def _one(client: httpx.Client, url: str, body: dict[str, Any]) -> tuple[float, f
     return first - started, done
 
 
-def measure(
-    questions: list[str],
-    rounds: int,
-    serve: Callable[[Path, dict[str, str]], tuple[subprocess.Popen[bytes], str]],
-    ingest: Callable[[Path], None],
-    percentiles: Callable[[list[float]], dict[str, float]],
-) -> dict[str, Any]:
+def measure(questions: list[str], rounds: int) -> dict[str, Any]:
     """Run the questions `rounds` times over the stream endpoint and summarise the overheads."""
     scripted = ScriptedModel().start()
     scripted.default = _responder()
@@ -97,11 +91,10 @@ def measure(
     try:
         with tempfile.TemporaryDirectory(prefix="bookchat-bench-llm-") as tmp:
             data = Path(tmp)
-            ingest(data)
-            proc, url = serve(data, extra)
-            try:
-                while httpx.get(f"{url}/health", timeout=10).json()["sentence_cache"] == "warming":
-                    time.sleep(0.2)
+            ingest(SAMPLE, bench_env(data))
+            with Server(bench_env(data, extra), cwd=data) as server:
+                server.wait_warm()
+                url = server.url
                 with httpx.Client(timeout=60) as client:
                     _one(client, url, {"question": "What does git revert do?"})  # warm up
                     for question in questions * rounds:
@@ -113,9 +106,6 @@ def measure(
                         first_delta, done = timing
                         before.append((first_delta - FIRST_TOKEN_DELAY_S) * 1000)
                         after.append((done - scripted.last_token_at[-1]) * 1000)
-            finally:
-                proc.terminate()
-                proc.wait(timeout=30)
     finally:
         scripted.stop()
     out: dict[str, Any] = {

@@ -19,8 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,11 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from harness import REPO, Server, bench_env, ingest, percentiles, throwaway_postgres
 
-REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "website" / "docs"
 SQUAD = REPO.parent / "shared" / "corpora" / "squad-dev10"
-BOOKCHAT = REPO / "backend" / ".venv" / "bin" / "bookchat"
 TARGETS = {
     "book_p50_ms_1_client": 20.0,
     "book_p95_ms_1_client": 40.0,
@@ -63,31 +60,6 @@ SAMPLE_QUESTIONS = [
     ("What is the merge base?", "branching"),
     ("How do I delete a branch?", "branching"),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _env(data_dir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        BOOKCHAT_DATA_DIR=str(data_dir), BOOKCHAT_RATE_LIMIT="off", BOOKCHAT_LOG_LEVEL="WARNING"
-    )
-    # The benchmark measures the embedded defaults unless told otherwise: a developer's services
-    # or model in the environment must not leak in.
-    for name in ("REDIS_URL", "DATABASE_URL", "QDRANT_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        env.pop(name, None)
-    env.update(extra or {})
-    return env
-
-
-def _percentiles(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    pick = lambda q: ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]  # noqa: E731
-    return {"p50": round(pick(0.5), 2), "p95": round(pick(0.95), 2), "n": len(ordered)}
 
 
 def _squad_questions(limit: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -127,28 +99,9 @@ def _run(
     return [r[0] for r in results], [r[1] for r in results], wall
 
 
-def _serve(
-    data_dir: Path, extra: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [str(BOOKCHAT), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=_env(data_dir, extra),
-        cwd=data_dir,  # no stray .env from the caller's folder
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("bookchat serve did not become healthy")
+def serve(data_dir: Path, extra: dict[str, str] | None = None) -> Server:
+    """`bookchat serve` over an ingested data folder (use as a context manager)."""
+    return Server(bench_env(data_dir, extra), cwd=data_dir)
 
 
 def _bench_corpus(
@@ -159,15 +112,10 @@ def _bench_corpus(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
         data = Path(tmp)
-        subprocess.run(
-            [str(BOOKCHAT), "ingest", "--docs", str(docs), "--json"],
-            env=_env(data),
-            check=True,
-            capture_output=True,
-        )
-        proc, url = _serve(data)
-        try:
-            chapters = {"chapters": httpx.get(f"{url}/api/chapters", timeout=10).json()}
+        ingest(docs, bench_env(data))
+        with serve(data) as server:
+            url = server.url
+            chapters = {"chapters": server.get("/api/chapters").json()}
             modes = {
                 "book": [{"question": q} for q, _ in book_questions],
                 "chapter": [
@@ -181,28 +129,23 @@ def _bench_corpus(
             # The server embeds the book's sentences in the background after start-up; measure
             # steady state, and report how long that took.
             started = time.perf_counter()
-            while httpx.get(f"{url}/health", timeout=10).json()["sentence_cache"] == "warming":
-                time.sleep(0.2)
+            server.wait_warm()
             out: dict[str, Any] = {"sentence_cache_warm_s": round(time.perf_counter() - started, 1)}
             _run(1, [{"question": "warm up the server please"}] * 3, url)
             for mode, bodies in modes.items():
                 server_1, trip_1, _ = _run(1, bodies, url)
                 server_8, trip_8, wall_8 = _run(8, bodies * 2, url)
                 out[mode] = {
-                    "server_ms_1_client": _percentiles(server_1),
-                    "round_trip_ms_1_client": _percentiles(trip_1),
-                    "server_ms_8_clients": _percentiles(server_8),
-                    "round_trip_ms_8_clients": _percentiles(trip_8),
+                    "server_ms_1_client": percentiles(server_1),
+                    "round_trip_ms_1_client": percentiles(trip_1),
+                    "server_ms_8_clients": percentiles(server_8),
+                    "round_trip_ms_8_clients": percentiles(trip_8),
                     "req_per_s_8_clients": round(len(bodies) * 2 / wall_8, 1),
                 }
             return out
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
 
 
 def _bare_embedding(questions: list[str]) -> dict[str, float]:
-    sys.path.insert(0, str(REPO / "backend" / "src"))
     from bookchat.config import Settings
     from bookchat.retrieval.embedder import Embedder
 
@@ -215,7 +158,7 @@ def _bare_embedding(questions: list[str]) -> dict[str, float]:
         started = time.perf_counter()
         embedder.embed([q])
         times.append((time.perf_counter() - started) * 1000)
-    return _percentiles(times)
+    return percentiles(times)
 
 
 def _by_path(chapters: dict[str, Any], path: str) -> str:
@@ -225,46 +168,19 @@ def _by_path(chapters: dict[str, Any], path: str) -> str:
     return path
 
 
-def _ingest(data: Path) -> None:
-    subprocess.run(
-        [str(BOOKCHAT), "ingest", "--docs", str(SAMPLE), "--json"],
-        env=_env(data),
-        check=True,
-        capture_output=True,
-    )
+def ingest_sample(data: Path) -> None:
+    """Ingest the sample book into the data folder."""
+    ingest(SAMPLE, bench_env(data))
 
 
 def _bench_llm(rounds: int) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from llm_overhead import measure
 
     questions = [q for q, _ in SAMPLE_QUESTIONS]
-    results = measure(questions, rounds, _serve, _ingest, _percentiles)
+    results = measure(questions, rounds)
     results["cpu_count"] = os.cpu_count()
     print(json.dumps(results, indent=2))
     return 0
-
-
-def _psql(sql: str) -> bool:
-    """Run one statement as the local Postgres superuser; False when there is no such server."""
-    done = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c", sql],
-        capture_output=True,
-        check=False,
-    )
-    return done.returncode == 0
-
-
-def _postgres_database() -> str | None:
-    """A fresh database on the local Postgres (its URL), or None when there is none."""
-    name = f"bookchat_bench_{os.getpid()}_{int(time.time())}"
-    return (
-        f"postgresql://postgres@127.0.0.1:5432/{name}" if _psql(f"CREATE DATABASE {name}") else None
-    )
-
-
-def _drop_postgres_database(url: str) -> None:
-    _psql(f"DROP DATABASE {url.rsplit('/', 1)[1]}")
 
 
 def _conversation_round_trips(url: str, rounds: int) -> tuple[list[float], list[float]]:
@@ -291,39 +207,25 @@ def _conversation_round_trips(url: str, rounds: int) -> tuple[list[float], list[
 def _bench_history(rounds: int) -> int:
     """What saving conversations adds per query: SQLite (default) against Postgres."""
     out: dict[str, Any] = {"questions_per_backend": rounds * len(SAMPLE_QUESTIONS)}
-    with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp, throwaway_postgres() as pg:
         data = Path(tmp)
-        _ingest(data)
-        postgres = _postgres_database()
-        backends: dict[str, dict[str, str] | None] = {"sqlite": {}, "postgres": None}
-        if postgres:
-            backends["postgres"] = {"DATABASE_URL": postgres}
-        try:
-            for name, extra in backends.items():
-                if extra is None:
-                    out[name] = "unavailable (no local Postgres)"
-                    continue
-                proc, url = _serve(data, extra)
-                try:
-                    while (
-                        httpx.get(f"{url}/health", timeout=10).json()["sentence_cache"] == "warming"
-                    ):
-                        time.sleep(0.2)
-                    _conversation_round_trips(url, 1)  # warm: connections, caches
-                    server, trips = _conversation_round_trips(url, rounds)
-                finally:
-                    proc.terminate()
-                    proc.wait(timeout=30)
-                # Round trip minus the answer itself: HTTP, conversation lookups and the save.
-                extra_ms = [t - s for t, s in zip(trips, server, strict=True)]
-                out[name] = {
-                    "server_answer_ms": _percentiles(server),
-                    "round_trip_ms": _percentiles(trips),
-                    "round_trip_minus_answer_ms": _percentiles(extra_ms),
-                }
-        finally:
-            if postgres:
-                _drop_postgres_database(postgres)
+        ingest_sample(data)
+        backends = {"sqlite": {}, "postgres": {"DATABASE_URL": pg} if pg else None}
+        for name, extra in backends.items():
+            if extra is None:
+                out[name] = "unavailable (no local Postgres)"
+                continue
+            with serve(data, extra) as running:
+                running.wait_warm()
+                _conversation_round_trips(running.url, 1)  # warm: connections, caches
+                server, trips = _conversation_round_trips(running.url, rounds)
+            # Round trip minus the answer itself: HTTP, conversation lookups and the save.
+            extra_ms = [t - s for t, s in zip(trips, server, strict=True)]
+            out[name] = {
+                "server_answer_ms": percentiles(server),
+                "round_trip_ms": percentiles(trips),
+                "round_trip_minus_answer_ms": percentiles(extra_ms),
+            }
     if isinstance(out.get("postgres"), dict):
         out["postgres_minus_sqlite_p50_ms"] = round(
             out["postgres"]["round_trip_minus_answer_ms"]["p50"]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from bookchat.config import Settings
+from bookchat.retrieval.embedder import DIMENSIONS
 from bookchat.vectorstore.base import VectorStore
 
-EMBEDDING_DIM = 384  # all-MiniLM-L6-v2
 
-
-def open_store(settings: Settings, dim: int = EMBEDDING_DIM) -> VectorStore:
+def open_store(settings: Settings, dim: int = DIMENSIONS) -> VectorStore:
     """Open the store the settings name: a Qdrant server when QDRANT_URL is set, else embedded."""
     if settings.qdrant_url:
         from bookchat.vectorstore.qdrant_client_store import QdrantClientStore
