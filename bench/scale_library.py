@@ -101,9 +101,9 @@ def real_vectors(chunks: list[str]) -> tuple[np.ndarray, Json]:
 
 def real_sentence_vectors(chunks: list[str]) -> tuple[list[np.ndarray], Json]:
     """Per real paragraph, one MiniLM row per sentence as ingest stores them (bench/.cache)."""
-    from bookchat.answer.sentence_layout import chunk_sentences
+    from bookchat.answer.unit_vectors import chunk_sentences
 
-    splits = [chunk_sentences(text) for text in chunks]
+    splits = [chunk_sentences({"text": text}) for text in chunks]
     distinct = list(dict.fromkeys(s for split in splits for s in split))
     digest = hashlib.sha256("\x00".join(distinct).encode()).hexdigest()
     vec_path = CACHE / "real_sentence_vectors.npy"
@@ -180,7 +180,7 @@ class Library:
 
     def payload(self, i: int) -> Json:
         """A payload shaped like ingest's: ids, location, heading, text, layout and hashes."""
-        from bookchat.answer.sentence_layout import SENTENCE_LAYOUT
+        from bookchat.answer.unit_vectors import SENTENCE_LAYOUT
 
         doc = i // DOC_CHUNKS
         part = doc % CHAPTERS

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from bookchat.answer.sentences import split_sentences
+from bookchat.answer.units import split_units
 
 _SOURCE = re.compile(r'<source id="(\d+)"[^>]*>\n(.*?)\n</source>', re.DOTALL)
 
@@ -233,7 +233,7 @@ def quoting(
 
     def reply(request: dict[str, Any]) -> Reply:
         text = sources_in(request)[number]
-        sentence = (split_sentences(text) or [text])[0]
+        sentence = next((u.plain for u in split_units(text) if u.role != "code"), text)
         return Reply(
             text=f"{sentence} [{number}]",
             first_token_delay=first_token_delay,

@@ -52,11 +52,10 @@ class Settings(BaseSettings):
     # "Evaluation and quality").
     hybrid: bool = Field(default=True, alias="BOOKCHAT_HYBRID")
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
-    min_support: float = Field(default=0.46, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SUPPORT")
-    # A passage the reader selected is likelier to hold the answer than one retrieval found, so
-    # selection mode asks a little less of its best sentence (decisions.md, "Selections").
-    min_selection_support: float = Field(
-        default=0.44, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_SELECTION_SUPPORT"
+    # P(covered) below which bookchat declines. Unset: the threshold calibrated together with the
+    # committed answer model (answer/model.json; decisions.md, "Learned answer model").
+    min_coverage: float | None = Field(
+        default=None, ge=0.0, le=1.0, alias="BOOKCHAT_MIN_COVERAGE"
     )
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
     # Fill the sentence cache in the background at start-up and after each ingest: stored sentence

@@ -1,12 +1,12 @@
-"""Grounding: passages retrieved from the sample book, their sentences scored, composed or not."""
+"""Grounding: passages retrieved from the sample book, their units judged, quoted or declined."""
 
 from __future__ import annotations
 
 import pytest
 
 from bookchat.answer.grounding import POOL_PASSAGES, Grounder
-from bookchat.answer.passage_vectors import PassageVectors
-from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.model import default_model
+from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
@@ -16,8 +16,11 @@ from bookchat.vectorstore import VectorStore
 @pytest.fixture
 def grounder(book_settings: Settings, book_store: VectorStore, embedder: Embedder) -> Grounder:
     """A grounder over the ingested sample book, with the default thresholds."""
-    vectors = PassageVectors(book_store, SentenceVectors(embedder))
-    return Grounder(book_settings, Retriever(book_store, hybrid=True), vectors)
+    cache = SentenceVectors(embedder)
+    vectors = PassageVectors(book_store, cache)
+    return Grounder(
+        book_settings, Retriever(book_store, hybrid=True), vectors, cache, default_model()
+    )
 
 
 async def test_a_covered_question_is_answered_from_the_section_that_covers_it(
@@ -32,15 +35,14 @@ async def test_a_covered_question_is_answered_from_the_section_that_covers_it(
 
 
 async def test_an_option_the_passages_never_name_is_declined_though_the_topic_matches(
-    grounder: Grounder, embedder: Embedder, book_settings: Settings
+    grounder: Grounder, embedder: Embedder
 ) -> None:
     question = "What does git rebase --onto do?"
     grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
     # Rebasing passages are found and support the topic, but none of them mentions --onto.
     assert grounding.passages
     assert all("--onto" not in p.text for p in grounding.passages)
-    assert grounding.best_support >= book_settings.min_support
-    assert grounding.composition is None
+    assert grounding.composition is None and not grounding.covered
 
 
 async def test_a_chapter_question_only_draws_on_that_chapter(
@@ -53,7 +55,7 @@ async def test_a_chapter_question_only_draws_on_that_chapter(
     assert {p.source.chapter for p in grounding.passages} == {"branching"}
 
 
-async def test_a_follow_up_picks_sentences_by_its_own_words(
+async def test_a_follow_up_picks_units_by_its_own_words(
     grounder: Grounder, embedder: Embedder
 ) -> None:
     widened = "What does git reset --soft do? And what does the default mode do?"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bookchat.answer import abstain
+from bookchat.answer import decline
 from bookchat.answer.llm.agent import REFUSAL
 from bookchat.answer.llm.generator import ModelNotConfigured
 from bookchat.answer.llm.writer import MODEL_FAILED
@@ -113,7 +113,7 @@ def test_the_refusal_sentence_abstains_like_retrieval_would(
     scripted.script(Reply(text=REFUSAL))
     body = _ask(llm_client)
     assert body["status"] == "abstained"
-    assert body["answer"] == abstain.BOOK
+    assert body["answer"] == decline.BOOK
     assert body["citations"] == []
     assert body["generator"] == "llm"
 

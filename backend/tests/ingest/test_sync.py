@@ -13,10 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bookchat.answer.candidates import passage_candidates
-from bookchat.answer.passage_vectors import PassageVectors
-from bookchat.answer.sentence_layout import SENTENCE_LAYOUT, chunk_sentences
-from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.grounding import hit_candidates
+from bookchat.answer.unit_vectors import (
+    SENTENCE_LAYOUT,
+    PassageVectors,
+    SentenceVectors,
+    chunk_sentences,
+)
 from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.run import run_ingest
@@ -239,7 +242,7 @@ def _assert_sentence_vectors_stored(settings: Settings, docs: Path, embedder: Em
     finally:
         store.close()
     for chunk in chunks:
-        sentences = chunk_sentences(chunk.payload["text"])
+        sentences = chunk_sentences(chunk.payload)
         rows = stored[chunk.chunk_id]
         assert rows.layout == SENTENCE_LAYOUT
         assert rows.vectors.shape == (len(sentences), DIMENSIONS)
@@ -252,7 +255,7 @@ def test_each_chunk_stores_its_sentence_vectors(setup, embedder: Embedder) -> No
     settings, docs, model = setup
     report = _sync(settings, docs, model)
     # Overlapping chunks share boundary sentences: each distinct one is embedded once.
-    distinct = {s for c in build_corpus(docs).chunks for s in chunk_sentences(c.payload["text"])}
+    distinct = {s for c in build_corpus(docs).chunks for s in chunk_sentences(c.payload)}
     assert report.embedded_sentences == len(distinct) > report.added
     _assert_sentence_vectors_stored(settings, docs, embedder)
 
@@ -283,7 +286,7 @@ def test_an_index_from_before_sentence_vectors_is_upgraded_by_the_next_ingest(
         hits = Retriever(store, hybrid=True).search(
             question, embedder.embed([question])[0].tolist(), limit=4
         )
-        candidates = passage_candidates([h.payload["text"] for h in hits])
+        candidates = hit_candidates(hits)
         cache = SentenceVectors(embedder)
         matrix = asyncio.run(PassageVectors(store, cache).matrix(hits, candidates))
         assert len(candidates) == len(matrix) > 0 and len(cache) == 0

@@ -1,29 +1,27 @@
-"""Turn supported sentences into an answer with [n] markers and the citations they point to."""
+"""Turn chosen units into the answer a reader reads: whole units, Markdown intact, [n] markers.
+
+A list item is shown after the sentence that introduces its list, a table row under its header,
+a code block after the sentence that introduces it; consecutive units of one passage share one
+marker. Nothing is cut inside a sentence: a unit that does not fit the word budget is left out.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from bookchat.answer.features import Candidate
 from bookchat.answer.schema import Citation
-from bookchat.answer.support import Scored
+from bookchat.answer.units import Unit
 
-# Sentences close to the best one also go in, so an answer spread over two sentences survives.
-SUPPORT_MARGIN = 0.08
-# The sentences either side of the best one come along within this margin of its support: an
-# answer stated over two sentences often repeats the question's words in only one of them.
-NEIGHBOUR_MARGIN = 0.15
-MAX_SENTENCES = 3
-# A chosen sentence ending in ":" introduces a list or table whose items hold the answer
-# ("The widely used 50/72 rule:"); this many of the items that follow it come along.
-FOLLOW_ITEMS = 3
 EXCERPT_CHARS = 400
+Kind = Literal["span", "passage"]
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A passage sentences were taken from: a stored chunk, or the reader's selection."""
+    """A passage units were taken from: a stored chunk, or the reader's selection."""
 
     chunk_id: str
     path: str
@@ -70,124 +68,98 @@ class Composition:
 
     answer: str
     citations: list[Citation]
-    best_support: float
+    best_support: float  # the coverage probability the decision was made on
+    kind: Kind = "span"
 
 
-def _words(text: str) -> int:
+def words(text: str) -> int:
+    """Word count, as the answer budget counts."""
     return len(text.split())
 
 
-def _choose(scored: Sequence[Scored], min_support: float, max_words: int) -> list[Scored]:
-    # Ties break on reading order so the same question always gets the same answer.
-    ranked = sorted(scored, key=lambda s: (-s.support, s.candidate.source, s.candidate.position))
-    best = ranked[0]
-    chosen = [best]
-    budget = max_words - _words(best.candidate.text)
-    floor = max(min_support, best.support - SUPPORT_MARGIN)
-    for s in ranked[1:]:
-        if len(chosen) >= MAX_SENTENCES or s.support < floor:
-            break
-        if _words(s.candidate.text) <= budget:
-            chosen.append(s)
-            budget -= _words(s.candidate.text)
-    at = {_place(s): s for s in scored}
-    neighbours = _neighbours(at, chosen, best, budget)
-    chosen += neighbours
-    budget -= sum(_words(s.candidate.text) for s in neighbours)
-    chosen += _introduced(at, chosen, budget)
-    return sorted(chosen, key=lambda s: (s.candidate.source, s.candidate.position))
+def cost(unit: Unit, shown: set[str]) -> int:
+    """Words a unit adds to an answer that already shows `shown` (its lead-in counts once)."""
+    lead = unit.lead if unit.lead and unit.lead not in shown else ""
+    return words(unit.text) + words(lead)
 
 
-def _place(s: Scored) -> tuple[int, int]:
-    """Where a sentence stands: (its passage, its position in that passage)."""
-    return s.candidate.source, s.candidate.position
+def _render(units: Sequence[Unit], marker: str) -> list[str]:
+    """Paragraphs for one passage's run of units (reading order), the marker at its end."""
+    paragraphs: list[str] = []
+    shown: set[str] = set()
+    current: list[str] = []
+    kind = ""
+    block = -1
+
+    def close() -> None:
+        if current:
+            joiner = "\n" if kind in ("list_item", "table_row") else " "
+            paragraphs.append(joiner.join(current))
+            current.clear()
+
+    for unit in units:
+        role = _shape(unit)
+        if unit.block != block or role != kind or role == "code":
+            close()
+            block, kind = unit.block, role
+            if unit.lead and unit.lead not in shown:
+                shown.add(unit.lead)
+                # A table's header rows belong to the table; other leads are paragraphs.
+                (current if role == "table_row" else paragraphs).append(unit.lead)
+        shown.add(unit.text)
+        text = unit.text
+        if role == "admonition" and current:
+            text = text.removeprefix("> ")
+        current.append(text)
+    close()
+    if not paragraphs:
+        return []
+    # A marker cannot follow a closing fence or sit inside a table: it goes after the last prose.
+    for i in range(len(paragraphs) - 1, -1, -1):
+        if not paragraphs[i].lstrip().startswith(("```", "~~~", "|")):
+            paragraphs[i] += f" {marker}"
+            return paragraphs
+    return [*paragraphs, marker]
 
 
-def _neighbours(
-    at: dict[tuple[int, int], Scored], chosen: list[Scored], best: Scored, budget: int
-) -> list[Scored]:
-    """The sentences either side of the best one, when nearly as relevant: an answer is often
-    stated over two sentences, and the second may repeat fewer of the question's words."""
-    taken = {_place(s) for s in chosen}
-    extra: list[Scored] = []
-    for step in (-1, 1):
-        key = (best.candidate.source, best.candidate.position + step)
-        item = at.get(key)
-        if (
-            item is None
-            or key in taken
-            or item.support < best.support - NEIGHBOUR_MARGIN
-            or _words(item.candidate.text) > budget
-        ):
-            continue
-        extra.append(item)
-        budget -= _words(item.candidate.text)
-    return extra
-
-
-def _introduced(
-    at: dict[tuple[int, int], Scored], chosen: list[Scored], budget: int
-) -> list[Scored]:
-    """The items that chosen sentences ending in a colon introduce, within the word budget."""
-    taken = {_place(s) for s in chosen}
-    extra: list[Scored] = []
-    for s in chosen:
-        if not s.candidate.text.rstrip("*_` ").endswith(":"):
-            continue
-        for step in range(1, FOLLOW_ITEMS + 1):
-            key = (s.candidate.source, s.candidate.position + step)
-            item = at.get(key)
-            if item is None or _words(item.candidate.text) > budget:
-                break
-            if key not in taken:
-                taken.add(key)
-                extra.append(item)
-                budget -= _words(item.candidate.text)
-    return extra
-
-
-def _clip(text: str, max_words: int) -> str:
-    words = text.split()
-    return text if len(words) <= max_words else " ".join(words[:max_words]) + " …"
+def _shape(unit: Unit) -> str:
+    """How a unit is laid out, read from its Markdown (a furniture list item is still a list)."""
+    text = unit.text.lstrip()
+    if text.startswith(("```", "~~~")):
+        return "code"
+    if text.startswith("|"):
+        return "table_row"
+    if text.startswith(("- ", "* ", "+ ")) or text[:3].rstrip(".) ").isdigit():
+        return "list_item"
+    if text.startswith(">"):
+        return "admonition"
+    return "prose"
 
 
 def compose(
-    scored: Sequence[Scored], sources: Sequence[Source], *, min_support: float, max_words: int
-) -> Composition | None:
-    """The answer built from the best-supported sentences, or None when none clears min_support."""
-    if not scored:
-        return None
-    best_support = max(s.support for s in scored)
-    if best_support < min_support:
-        return None
-    chosen = _choose(scored, min_support, max_words)
+    chosen: Sequence[Candidate],
+    sources: Sequence[Source],
+    *,
+    support: float,
+    kind: Kind = "span",
+    intro: str = "",
+) -> Composition:
+    """The answer built from `chosen` units, cited by passage, in reading order."""
+    ordered = sorted(chosen, key=lambda c: (c.source, c.position))
     numbers: dict[int, int] = {}
-    quoted: dict[int, list[str]] = {}
-    paragraphs: list[str] = []  # runs of sentences, and the code blocks between them
-    run: list[str] = []
-    code_budget = max_words - sum(_words(s.candidate.text) for s in chosen)
-    for i, s in enumerate(chosen):
-        source = s.candidate.source
-        n = numbers.setdefault(source, len(numbers) + 1)
-        quoted.setdefault(source, []).append(s.candidate.text)
-        text = _clip(s.candidate.text, max_words)
-        code = s.candidate.code if _words(s.candidate.code) <= code_budget else ""
-        code_budget -= _words(code)
-        # Consecutive sentences from one passage share a single marker, after the last of them;
-        # a code block ends the run, since a marker cannot follow its closing fence.
-        last_of_run = i + 1 == len(chosen) or chosen[i + 1].candidate.source != source
-        run.append(f"{text} [{n}]" if last_of_run or code else text)
-        if code:
-            paragraphs += [" ".join(run), code]
-            run = []
-    if run:
-        paragraphs.append(" ".join(run))
+    runs: dict[int, list[Unit]] = {}
+    for c in ordered:
+        numbers.setdefault(c.source, len(numbers) + 1)
+        runs.setdefault(c.source, []).append(c.unit)
+    paragraphs = [intro] if intro else []
+    for source, units in runs.items():
+        paragraphs += _render(units, f"[{numbers[source]}]")
     citations = [
-        sources[source].citation(
-            n, _clip(" ".join(quoted[source]), EXCERPT_CHARS // 6)[:EXCERPT_CHARS]
-        )
-        for source, n in numbers.items()
+        sources[source].citation(numbers[source], _excerpt(runs[source])) for source in runs
     ]
-    return Composition(
-        answer="\n\n".join(paragraphs), citations=citations, best_support=best_support
-    )
+    return Composition("\n\n".join(paragraphs), citations, support, kind)
+
+
+def _excerpt(units: Sequence[Unit]) -> str:
+    text = " ".join(u.plain for u in units)
+    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 2].rstrip() + " …"

@@ -1,4 +1,9 @@
-"""Named things: the code and acronyms a question names must appear in the passages answering it.
+"""Coverage: does the book (or chapter, or selection) cover the question at all?
+
+The coverage model (answer/model.py) decides from what the best passage offers
+(`coverage_features`); named things are one of its inputs and also a rule of their own.
+
+Named things: the code and acronyms a question names must appear in the passages answering it.
 
 Sentence similarity cannot tell "What does git rebase --onto do?" from the section on what
 `git rebase` does: both are about rebasing, and the one token that matters is `--onto`. So the
@@ -11,8 +16,15 @@ saved abstentions (decisions.md, "Named terms").
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.answer.features import FEATURES, Candidate, content_terms, idf_weights, overlap
+from bookchat.answer.model import COVERAGE_FEATURES
 
 # A token keeps the punctuation that makes it code: --onto, pack.threads, .psd, 1.4.2, ~/work.
 _TOKEN = re.compile(r"`[^`]+`|[~./-]*[A-Za-z0-9](?:[\w./:@~+=-]*[\w+])?")
@@ -70,3 +82,43 @@ def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
     text = "\n".join(evidence)
     acronyms = _acronyms(text)
     return [term for term in terms if not _present(term, text, acronyms)]
+
+
+def coverage_features(
+    question: str,
+    features: NDArray[np.float64],
+    scores: NDArray[np.float64],
+    candidates: Sequence[Candidate],
+    evidence: Sequence[str],
+    *,
+    selection: bool = False,
+) -> NDArray[np.float64]:
+    """One row of model.COVERAGE_FEATURES: what the best unit and its passage offer."""
+    if not candidates:
+        # Passages with nothing quotable (a heading over a lone code line) cover nothing.
+        return np.array([float(n == "bias") for n in COVERAGE_FEATURES], dtype=np.float64)
+    col = {name: i for i, name in enumerate(FEATURES)}
+    best = int(np.argmax(scores))
+    source = candidates[best].source
+    own = [c for c in candidates if c.source == source]
+    q_terms = content_terms(question)
+    pool = [content_terms(c.unit.plain) for c in candidates]
+    idf = idf_weights(pool)
+    unseen = math.log(1.0 + len(pool))
+    passage_terms = set().union(*(content_terms(c.unit.plain) for c in own)) | content_terms(
+        f"{own[0].heading} {own[0].title}"
+    )
+    everywhere = set().union(*pool) | content_terms(" ".join(evidence))
+    values = {
+        "bias": 1.0,
+        "best_score": float(scores[best]),
+        "best_sim": float(features[:, col["sim"]].max()),
+        "passage_sim": float(features[best, col["passage_sim"]]),
+        "heading_sim": float(features[:, col["heading_sim"]].max()),
+        "best_lex": float(features[:, col["lex"]].max()),
+        "passage_lex": overlap(q_terms, passage_terms, idf, unseen),
+        "unseen_share": len(q_terms - everywhere) / len(q_terms) if q_terms else 0.0,
+        "missing_terms": float(bool(missing_terms(question, evidence))),
+        "selection": float(selection),
+    }
+    return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)

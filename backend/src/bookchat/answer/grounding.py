@@ -1,4 +1,9 @@
-"""Grounding in the book: retrieve passages, score their sentences, compose or decline."""
+"""Grounding: retrieve passages, score their units, decide coverage, then quote or decline.
+
+The decision is the coverage model's, made at the passage level and apart from the wording of
+any one sentence: covered means the reader gets an answer, a span when one unit answers on its
+own, else the most relevant passage, introduced as such. The unit scores only choose the words.
+"""
 
 from __future__ import annotations
 
@@ -9,36 +14,142 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.candidates import passage_candidates
+from bookchat.answer import select
 from bookchat.answer.compose import Composition, Source, compose
-from bookchat.answer.coverage import missing_terms
-from bookchat.answer.llm.passages import Passage
-from bookchat.answer.passage_vectors import PassageVectors
-from bookchat.answer.support import score_sentences
+from bookchat.answer.coverage import coverage_features
+from bookchat.answer.features import Candidate, Context, feature_matrix
+from bookchat.answer.llm.agent import Passage
+from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
+from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
+from bookchat.answer.units import Unit, payload_units
 from bookchat.config import Settings
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit
 
-# Sentences are only drawn from the best few passages: further down, candidates add noise.
+# Units are only drawn from the best few passages: further down, candidates add noise.
 POOL_PASSAGES = 4
+MAX_CANDIDATES = 60
 
 
 @dataclass(frozen=True, slots=True)
 class Grounding:
-    """Result of answering from passages: a composition (or None) and the best support seen."""
+    """What answering from passages decided: a composition (or None) and P(covered)."""
 
     composition: Composition | None
     best_support: float
     passages: tuple[Passage, ...] = ()
+    covered: bool = False  # the coverage model said yes (a named term may still be missing)
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """Candidates with their features, scores and the coverage row, ready to decide on."""
+
+    candidates: list[Candidate]
+    features: NDArray[np.float64]
+    scores: NDArray[np.float64]
+    coverage: NDArray[np.float64]
+
+
+def hit_candidates(hits: Sequence[Hit]) -> list[Candidate]:
+    """The units of retrieved passages, best passage first, repeats (chunk overlap) dropped."""
+    seen: set[str] = set()
+    out: list[Candidate] = []
+    for source, hit in enumerate(hits):
+        units = payload_units(hit.payload)
+        heading = str(hit.payload.get("section", ""))
+        title = str(hit.payload.get("title", ""))
+        first = int(hit.payload.get("position", 0) or 0) == 0
+        for position, unit in enumerate(units):
+            if unit.text in seen:
+                continue
+            seen.add(unit.text)
+            out.append(Candidate(unit, source, position, len(units), heading, title, first))
+            if len(out) >= MAX_CANDIDATES:
+                return out
+    return out
+
+
+def unit_candidates(units: Sequence[Unit]) -> list[Candidate]:
+    """Candidates of one passage that has no heading (a reader's selection)."""
+    return [Candidate(u, 0, i, len(units), "", "") for i, u in enumerate(units)]
+
+
+async def context_sims(
+    vectors: SentenceVectors, question_vector: NDArray[np.float32], texts: Sequence[str]
+) -> NDArray[np.float32]:
+    """Cosine of the question with each text (headings and titles recur: they are cached)."""
+    distinct = [t for t in dict.fromkeys(texts) if t]
+    if not distinct:
+        return np.zeros(len(texts), dtype=np.float32)
+    _, matrix = await vectors.embed(distinct)
+    sims = dict(zip(distinct, (matrix @ question_vector).tolist(), strict=True))
+    return np.array([sims.get(t, 0.0) for t in texts], dtype=np.float32)
+
+
+def judge(
+    model: AnswerModel,
+    question: str,
+    candidates: list[Candidate],
+    ctx: Context,
+    evidence: Sequence[str],
+    *,
+    selection: bool = False,
+) -> Judged:
+    """Score every candidate and compute the coverage row."""
+    features = feature_matrix(candidates, ctx)
+    scores = model.scorer.predict(features)
+    row = coverage_features(question, features, scores, candidates, evidence, selection=selection)
+    return Judged(candidates, features, scores, row)
+
+
+def decide(
+    model: AnswerModel,
+    judged: Judged,
+    sources: Sequence[Source],
+    max_words: int,
+    *,
+    threshold: float | None = None,
+) -> tuple[Composition | None, float]:
+    """The answer (span or passage) when the passages cover the question, else None."""
+    if not judged.candidates:
+        return None, 0.0
+    covered = model.covered(judged.coverage)
+    if covered < (model.coverage_threshold if threshold is None else threshold):
+        return None, covered
+    if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
+        # A named option, key or acronym the passages lack: the book answers a nearby question,
+        # not this one, however well the rest matches (decisions.md, "Named terms").
+        return None, min(covered, 0.5 * model.coverage_threshold)
+    best = select.best_index(judged.candidates, judged.scores)
+    if judged.scores[best] >= model.span_threshold:
+        chosen = select.span(judged.candidates, judged.scores, max_words)
+        if chosen:
+            return compose(chosen, sources, support=covered), covered
+    chosen = select.passage(judged.candidates, judged.scores, max_words)
+    if not chosen:
+        return None, covered
+    section = sources[chosen[0].source].section
+    intro = f"The most relevant passage, from “{section}”:" if section else ""
+    return compose(chosen, sources, support=covered, kind="passage", intro=intro), covered
 
 
 class Grounder:
     """Answers a question from the book (or one chapter of it), extractively, or declines."""
 
-    def __init__(self, settings: Settings, retriever: Retriever, vectors: PassageVectors) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        retriever: Retriever,
+        vectors: PassageVectors,
+        cache: SentenceVectors,
+        model: AnswerModel,
+    ) -> None:
         self._settings = settings
         self._retriever = retriever
         self._vectors = vectors
+        self._cache = cache
+        self._model = model
 
     async def ground(
         self,
@@ -49,7 +160,7 @@ class Grounder:
         *,
         focus: tuple[str, NDArray[np.float32]] | None = None,
     ) -> Grounding:
-        """Retrieve with `question`; pick sentences for `focus` (the question itself, when the
+        """Retrieve with `question`; judge units for `focus` (the question itself, when the
         retrieval query was widened with earlier turns: those turns are already answered)."""
         hits = await asyncio.to_thread(
             self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
@@ -57,30 +168,37 @@ class Grounder:
         relevant = [h for h in hits if h.score >= self._settings.min_chunk_score][:POOL_PASSAGES]
         if not relevant:
             return Grounding(None, 0.0)
+        asked, asked_vector = focus if focus else (question, vector)
+        judged = await self.judge_hits(asked, asked_vector, relevant)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
-        candidates = passage_candidates(
-            [str(h.payload.get("text", "")) for h in relevant],
-            [str(h.payload.get("section", "")) for h in relevant],
+        composition, covered = decide(
+            self._model,
+            judged,
+            sources,
+            self._settings.answer_max_words,
+            threshold=self._settings.min_coverage,
         )
-        matrix = await self._vectors.matrix(relevant, candidates)
-        # The follow-up's own words pick the most precise sentences; when they find no support
-        # on their own, the widened query (the follow-up read with its earlier turns) decides.
-        attempts = [focus, (question, vector)] if focus else [(question, vector)]
-        for text, query_vector in attempts:
-            scored = score_sentences(text, query_vector, candidates, matrix)
-            best = max((s.support for s in scored), default=0.0)
-            composition = compose(
-                scored,
-                sources,
-                min_support=self._settings.min_support,
-                max_words=self._settings.answer_max_words,
-            )
-            if composition is not None:
-                break
-        asked = focus[0] if focus else question
-        if composition is not None and missing_terms(asked, _evidence(relevant)):
-            composition = None
-        return Grounding(composition, best, tuple(Passage.from_hit(h) for h in relevant))
+        passages = tuple(Passage.from_hit(h) for h in relevant)
+        return Grounding(composition, covered, passages, composition is not None)
+
+    async def judge_hits(
+        self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]
+    ) -> Judged:
+        """Candidates of `hits` judged for `question` (also what training computes)."""
+        candidates = hit_candidates(hits)
+        matrix = await self._vectors.matrix(hits, candidates)
+        sims = await context_sims(
+            self._cache, vector, [c.heading for c in candidates] + [c.title for c in candidates]
+        )
+        ctx = Context(
+            question,
+            vector,
+            matrix,
+            sims[: len(candidates)],
+            sims[len(candidates) :],
+            [h.score for h in hits],
+        )
+        return judge(self._model, question, candidates, ctx, _evidence(hits))
 
 
 def _evidence(hits: Sequence[Hit]) -> list[str]:

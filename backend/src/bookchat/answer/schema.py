@@ -1,4 +1,4 @@
-"""The query request and response, exactly as specs/001-bookchat/api.md describes them."""
+"""The query request and response, and the errors a request can meet (specs/001-bookchat/api.md)."""
 
 from __future__ import annotations
 
@@ -104,3 +104,24 @@ class QueryResponse(BaseModel):
     conversation_id: str | None
     message_id: str | None
     latency_ms: float
+
+
+class IndexNotReady(Exception):
+    """Nothing has been ingested yet, so the book cannot be searched."""
+
+
+class UnknownChapter(Exception):
+    """The chapter key is not in the catalog."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+class MissingInput(Exception):
+    """A field the chosen mode needs is absent (e.g. `chapter` in chapter mode)."""
+
+    def __init__(self, field: str, mode: str) -> None:
+        super().__init__(field)
+        self.field = field
+        self.mode = mode

@@ -11,25 +11,27 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer import abstain
-from bookchat.answer.candidates import selection_candidates
-from bookchat.answer.compose import compose
-from bookchat.answer.confidence import confidence
-from bookchat.answer.coverage import missing_terms
-from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
+from bookchat.answer import decline
+from bookchat.answer.decline import confidence, selection_source, suggest_chapter
+from bookchat.answer.features import Context
 from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
-from bookchat.answer.grounding import Grounder, Grounding
-from bookchat.answer.llm.book_search import book_search
-from bookchat.answer.llm.drafts import Draft, draft_for
+from bookchat.answer.grounding import Grounder, Grounding, decide, judge, unit_candidates
+from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
-from bookchat.answer.llm.passages import Passage
-from bookchat.answer.llm.writer import LLMWriter, Streamed
-from bookchat.answer.passage_vectors import PassageVectors
-from bookchat.answer.placement import selection_source, suggest_chapter
-from bookchat.answer.schema import Citation, QueryRequest, QueryResponse, Status, SuggestedChapter
-from bookchat.answer.sentence_vectors import SentenceVectors
-from bookchat.answer.support import score_sentences
-from bookchat.answer.warmup import warm_sentences
+from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
+from bookchat.answer.model import default_model
+from bookchat.answer.schema import (
+    Citation,
+    IndexNotReady,
+    MissingInput,
+    QueryRequest,
+    QueryResponse,
+    Status,
+    SuggestedChapter,
+    UnknownChapter,
+)
+from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors, warm_sentences
+from bookchat.answer.units import split_units
 from bookchat.config import Settings
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.embedder import Embedder
@@ -37,6 +39,9 @@ from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)
+
+# A long selection is judged on its first units: each must be embedded at query time.
+MAX_SELECTION_UNITS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +73,14 @@ class AnswerService:
         self._store = store
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
-        self._grounder = Grounder(settings, self._retriever, PassageVectors(store, self._vectors))
+        self._model = default_model()
+        self._grounder = Grounder(
+            settings,
+            self._retriever,
+            PassageVectors(store, self._vectors),
+            self._vectors,
+            self._model,
+        )
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -78,7 +90,7 @@ class AnswerService:
     async def answer(
         self, request: QueryRequest, history: Sequence[PriorTurn] = ()
     ) -> QueryResponse:
-        """Answer one question in its mode; raises the errors in bookchat.answer.errors.
+        """Answer one question in its mode; raises the errors in bookchat.answer.schema.
 
         `history` holds the conversation's earlier turns, oldest first: a follow-up question is
         retrieved together with them (selection mode answers from the selection alone).
@@ -171,15 +183,12 @@ class AnswerService:
             raise IndexNotReady
         return catalog
 
-    def _outcome(
-        self, grounding: Grounding, abstention: str, threshold: float | None = None
-    ) -> Outcome:
-        """The response fields of a grounding; `threshold` is the support it was held to."""
-        threshold = self._settings.min_support if threshold is None else threshold
+    def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
+        """The response fields of a grounding; confidence is 0.5 at the coverage threshold."""
+        threshold = self._settings.min_coverage or self._model.coverage_threshold
         comp = grounding.composition
         if comp is None:
-            # A question naming code the passages lack is declined however well the rest of it
-            # matches: an abstention never claims more than the threshold's 0.5.
+            # An abstention never claims more than the threshold's 0.5.
             score = min(0.5, confidence(grounding.best_support, threshold))
             return Outcome(abstention, "abstained", [], score)
         score = confidence(comp.best_support, threshold)
@@ -196,7 +205,7 @@ class AnswerService:
     async def _book(self, request: QueryRequest, query: str) -> Outcome:
         vector, focus = await self._query_vectors(request.question, query)
         grounding = await self._grounder.ground(query, vector, request.top_k, focus=focus)
-        return self._outcome(grounding, abstain.BOOK)
+        return self._outcome(grounding, decline.BOOK)
 
     async def _chapter(self, request: QueryRequest, query: str, catalog: Catalog) -> Outcome:
         if not request.chapter:
@@ -213,7 +222,7 @@ class AnswerService:
         book = await self._grounder.ground(query, vector, request.top_k, focus=focus)
         suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
         outcome = self._outcome(
-            grounding, abstain.chapter_message(str(chapter["title"]), suggestion)
+            grounding, decline.chapter_message(str(chapter["title"]), suggestion)
         )
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
 
@@ -221,26 +230,32 @@ class AnswerService:
         if not request.selection:
             raise MissingInput("selection", "selection")
         # "Explain this passage" names no topic: the passage itself is what to explain, so its
-        # most central sentences answer it.
+        # most central units answer it.
         query = request.question
         if asks_about_the_passage(query):
             query = request.selection[:2000]
-        candidates = selection_candidates(query, request.selection)
-        vector, matrix = await self._vectors.embed([c.text for c in candidates], question=query)
-        assert vector is not None  # a question was passed, so its row came back
-        scored = score_sentences(query, vector, candidates, matrix)
-        similarity = max((s.similarity for s in scored), default=0.0)
-        source = selection_source(request.page, self._catalog.current, similarity)
-        comp = compose(
-            scored,
-            [source],
-            min_support=self._settings.min_selection_support,
-            max_words=self._settings.answer_max_words,
+        units = list({u.text: u for u in split_units(request.selection)}.values())
+        candidates = unit_candidates(units[:MAX_SELECTION_UNITS])
+        vector, matrix = await self._vectors.embed(
+            [c.unit.plain for c in candidates], question=query
         )
-        if missing_terms(request.question, [request.selection]):
-            comp = None
-        best = max((s.support for s in scored), default=0.0)
+        assert vector is not None  # a question was passed, so its row came back
+        sims = matrix @ vector if len(candidates) else np.zeros(0, dtype=np.float32)
+        similarity = float(sims.max()) if len(sims) else 0.0
+        zeros = np.zeros(len(candidates), dtype=np.float32)
+        ctx = Context(query, vector, matrix, zeros, zeros, [similarity])
+        judged = judge(
+            self._model, request.question, candidates, ctx, [request.selection], selection=True
+        )
+        source = selection_source(request.page, self._catalog.current, similarity)
+        comp, covered = decide(
+            self._model,
+            judged,
+            [source],
+            self._settings.answer_max_words,
+            threshold=self._settings.min_coverage,
+        )
         selected = (Passage(source, request.selection),)
         return self._outcome(
-            Grounding(comp, best, selected), abstain.SELECTION, self._settings.min_selection_support
+            Grounding(comp, covered, selected, comp is not None), decline.SELECTION
         )

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
+from bookchat.answer.schema import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
 from bookchat.history.errors import HistoryUnavailable, UnknownConversation, UnknownMessage
 from bookchat.vectorstore import StoreUnavailable

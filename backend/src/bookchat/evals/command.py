@@ -93,8 +93,7 @@ def _settings_used(settings: Settings) -> dict[str, Any]:
     return {
         "hybrid": settings.hybrid,
         "min_chunk_score": settings.min_chunk_score,
-        "min_support": settings.min_support,
-        "min_selection_support": settings.min_selection_support,
+        "min_coverage": settings.min_coverage,
         "answer_max_words": settings.answer_max_words,
         "generator": "llm" if settings.use_llm else "extractive",
     }

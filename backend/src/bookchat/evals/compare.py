@@ -26,6 +26,7 @@ DELTA_FIGURES = (
     "f1_of_oracle",
     "answered",
     "cite_at_1",
+    "cite_page_at_1",
 )
 
 

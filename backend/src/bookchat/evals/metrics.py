@@ -58,6 +58,14 @@ def _first_citation_is_gold(row: EvalRow) -> bool:
     return bool(row.cited_sources) and source_matches(row.cited_sources[0], row.expected_sources)
 
 
+def _first_citation_on_gold_page(row: EvalRow) -> bool:
+    # The page-level reading of cite@1: a SQuAD article is one page, so this asks whether the
+    # answer came from the right article at all, where cite_at_1 asks for the right paragraph.
+    return bool(row.cited_sources) and any(
+        row.cited_sources[0]["path"] == gold["path"] for gold in row.expected_sources
+    )
+
+
 def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
     """Every figure of one group of rows; None where the group has nothing to measure."""
     ranks = _ranks(rows)
@@ -89,6 +97,9 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         **_answer_words(rows),
         "answered": _ratio(sum(r.actual_status == "grounded" for r in grounded), len(grounded)),
         "cite_at_1": _ratio(sum(map(_first_citation_is_gold, gold_rows)), len(gold_rows)),
+        "cite_page_at_1": _ratio(
+            sum(map(_first_citation_on_gold_page, gold_rows)), len(gold_rows)
+        ),
         "latency_ms_p50": _percentile(latencies, 0.50),
         "latency_ms_p95": _percentile(latencies, 0.95),
         "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from bookchat.answer.errors import IndexNotReady, MissingInput, UnknownChapter
-from bookchat.answer.schema import QueryResponse
+from bookchat.answer.schema import IndexNotReady, MissingInput, QueryResponse, UnknownChapter
 from bookchat.answer.service import AnswerService
 from bookchat.evals import judge
 from bookchat.evals.answer_words import score_answer

@@ -7,6 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
+from bookchat.answer.model import answer_model_version
 from bookchat.config import Settings
 
 
@@ -40,8 +41,8 @@ def settings_fingerprint(settings: Settings) -> str:
     relevant = {
         "hybrid": settings.hybrid,
         "min_chunk_score": settings.min_chunk_score,
-        "min_support": settings.min_support,
-        "min_selection_support": settings.min_selection_support,
+        "min_coverage": settings.min_coverage,
+        "answer_model": answer_model_version(),
         "answer_max_words": settings.answer_max_words,
         "chunk_max_tokens": settings.chunk_max_tokens,
         "chunk_overlap": settings.chunk_overlap,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.sentence_layout import chunk_sentences, usable_rows
+from bookchat.answer.unit_vectors import chunk_sentences, usable_rows
 from bookchat.ingest.corpus import Chunk
 from bookchat.retrieval.embedder import DIMENSIONS, Embedder
 from bookchat.vectorstore import VectorStore
@@ -40,7 +40,7 @@ def reuse(store: VectorStore, chunks: Sequence[Chunk], owner: dict[str, str]) ->
     stored = store.sentence_vectors(owners)
     out = []
     for chunk, chunk_owner in zip(chunks, owners, strict=True):
-        split = chunk_sentences(chunk.payload["text"])
+        split = chunk_sentences(chunk.payload)
         rows = usable_rows(stored.get(chunk_owner), split) if split else _no_rows()
         out.append(ChunkVectors(chunk, dense.get(chunk_owner), rows))
     return out
@@ -54,7 +54,7 @@ def embed_missing(model: Embedder, batch: Sequence[ChunkVectors]) -> tuple[int, 
     """Fill in what `batch` lacks with one model call; returns (chunks, sentences) embedded."""
     texts = [item.chunk.embed_text for item in batch if item.dense is None]
     splits = {
-        id(item): chunk_sentences(item.chunk.payload["text"])
+        id(item): chunk_sentences(item.chunk.payload)
         for item in batch
         if item.sentences is None
     }

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bookchat.answer.sentence_layout import SENTENCE_LAYOUT
+from bookchat.answer.unit_vectors import SENTENCE_LAYOUT
+from bookchat.answer.units import split_units, units_of_chunk
 from bookchat.ingest.chapters import Chapter, assign_chapters
 from bookchat.ingest.chunker import chunk_section
 from bookchat.ingest.pages import Skipped, scan_docs
@@ -81,6 +82,9 @@ def build_corpus(
                 seen_paths[section.heading_path] = occurrence + 1
                 url = f"{page.url}#{section.anchor}" if section.anchor else page.url
                 pieces = chunk_section(section.heading_path, section.body, max_tokens, overlap)
+                # Units are parsed from the whole section, so a chunk that starts inside a list
+                # or a table still knows its lead-in or header.
+                section_units = split_units(section.body, section.heading_path)
                 for position, piece in enumerate(pieces):
                     payload: dict[str, Any] = {
                         "path": page.path,
@@ -94,6 +98,7 @@ def build_corpus(
                         "url": url,
                         "position": position,
                         "text": piece.text,
+                        "units": [u.to_json() for u in units_of_chunk(section_units, piece.text)],
                         # Inside the content hash: a new sentence layout rewrites every point.
                         SENTENCE_LAYOUT_FIELD: SENTENCE_LAYOUT,
                     }

@@ -77,6 +77,7 @@ def clean_markdown(body: str) -> str:
     lines = body.splitlines()
     out: list[str] = []
     fences = FenceTracker()
+    depth = 0  # admonitions nest
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -91,12 +92,17 @@ def clean_markdown(body: str) -> str:
         if opened:
             kind = opened.group(1).capitalize()
             title = (opened.group(2) or opened.group(3) or "").strip()
+            depth += 1
             # An untitled admonition's kind ("Tip") says nothing a reader would ask about.
-            out.extend([f"{kind}: {inline_text(title)}", ""] if title else [""])
+            out.extend([f"> {kind}: {inline_text(title)}", ""] if title else [""])
         elif _ADMONITION_CLOSE.match(line):
+            depth = max(0, depth - 1)
             out.append("")
         else:
-            stripped = _outside_code(line, _plain_links)
-            out.append(stripped.rstrip() if stripped.strip() else "")
+            stripped = _outside_code(line, _plain_links).rstrip()
+            # An admonition's prose is kept as a quote, so answers know it is an aside.
+            if depth and stripped.strip() and not stripped.lstrip().startswith(("```", "~~~")):
+                stripped = "> " + stripped.lstrip()
+            out.append(stripped if stripped.strip() else "")
         index += 1
     return "\n".join(out)

@@ -10,7 +10,7 @@ import pytest
 from bookchat.answer.llm.agent import Search
 from bookchat.answer.llm.generator import LLMGenerator, connect
 from bookchat.answer.llm.writer import book_search
-from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.unit_vectors import SentenceVectors
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever

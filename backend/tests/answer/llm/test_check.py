@@ -16,7 +16,7 @@ from bookchat.answer.llm.check import (
     renumber,
     strip_markers,
 )
-from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.unit_vectors import SentenceVectors
 from tests.scripted_model import words
 
 MIN_SUPPORT = 0.55

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer.llm.agent import REFUSAL, Passage
 from bookchat.answer.schema import Citation, Status
-from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.unit_vectors import SentenceVectors
 from bookchat.answer.units import split_units
 
 EXCERPT_CHARS = 400

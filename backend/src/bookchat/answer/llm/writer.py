@@ -14,13 +14,13 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bookchat.answer import abstain
+from bookchat.answer import decline
 from bookchat.answer.followup import PriorTurn
 from bookchat.answer.llm.agent import History, Mode, Passage, Search
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
-from bookchat.answer.sentence_vectors import SentenceVectors
+from bookchat.answer.unit_vectors import SentenceVectors
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
@@ -50,10 +50,10 @@ class Draft:
 
 def _abstention(mode: Mode, chapter_title: str | None) -> str:
     if mode == "selection":
-        return abstain.SELECTION
+        return decline.SELECTION
     if mode == "chapter" and chapter_title:
         return f"The chapter “{chapter_title}” does not cover this question."
-    return abstain.BOOK
+    return decline.BOOK
 
 
 def draft_for(

@@ -1,8 +1,8 @@
-"""Confidence from support: 0.5 at the threshold, monotone, within 0-1."""
+"""Declining and trusting: confidence is 0.5 at the threshold, monotone, within 0-1."""
 
 from __future__ import annotations
 
-from bookchat.answer.confidence import FULL_SUPPORT, confidence
+from bookchat.answer.decline import FULL_SUPPORT, confidence
 
 
 def test_half_at_the_threshold_and_bounded() -> None:

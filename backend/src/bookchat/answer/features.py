@@ -1,0 +1,264 @@
+"""Features of a (question, unit) pair: what the learned scorer weighs to pick the answer.
+
+Meaning (MiniLM similarity of the question to the unit, to its section heading and page title,
+to its passage and to its neighbours), shared rare words (IDF-weighted over the candidates),
+what the question asks for against what the unit offers (a date for "when", a number for "how
+many", a command for "how do I", a reason for "why"), the unit's role and where it stands.
+The names are fixed: the committed weights (answer/model.json) are stored by name, so a feature
+can be added without silently shifting the others.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.answer.units import ROLES, Unit
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
+
+_STOPWORD_TEXT = """
+    a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing done down during each
+    either else ever few for from further get gets got had has have having he her here hers
+    him his how i if in into is it its itself just me more most my no nor not now of off on
+    once only or other our ours out over own same she should so some such than that the
+    their theirs them then there these they this those through to too under until up upon us
+    use used uses using very was we were what whatever when where whether which while who
+    whom whose why will with would you your yours one ones thing things way ways kind called
+    name named many much
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def _stem(word: str) -> str:
+    # Crude suffix stripping, applied identically to both sides: enough to match
+    # "merge"/"merges"/"merged"/"merging" without a stemming library.
+    for suffix in ("ing", "ed", "es", "s"):
+        if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
+            continue
+        if suffix == "s" and word.endswith("ss"):
+            continue
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def content_terms(text: str) -> set[str]:
+    """Lower-cased, stemmed words of `text` that carry meaning (stop words dropped)."""
+    return {_stem(tok) for tok in _TOKEN.findall(text.lower()) if tok not in STOPWORDS}
+
+
+def idf_weights(pool: Sequence[set[str]]) -> dict[str, float]:
+    """Inverse document frequency of every term over a pool of sentences."""
+    df: dict[str, int] = {}
+    for terms in pool:
+        for term in terms:
+            df[term] = df.get(term, 0) + 1
+    n = len(pool)
+    return {term: math.log(1.0 + n / (count + 1.0)) for term, count in df.items()}
+
+
+def overlap(question: set[str], sentence: set[str], idf: dict[str, float], unseen: float) -> float:
+    """Share of the question's (IDF-weighted) content the sentence contains, 0-1."""
+    if not question:
+        return 0.0
+    # Sorted, so float sums do not depend on set order (hash seed): answers stay deterministic.
+    terms = sorted(question)
+    total = sum(idf.get(term, unseen) for term in terms)
+    found = sum(idf.get(term, unseen) for term in terms if term in sentence)
+    return min(1.0, found / total) if total else 0.0
+
+
+QUESTION_TYPES = ("who", "when", "where", "number", "define", "how_to", "why", "compare", "other")
+
+_QTYPE = (
+    ("compare", re.compile(r"\b(difference|differ|versus|vs\.?|compared?|better than|or)\b.*\?")),
+    (
+        "why",
+        re.compile(r"^\s*(why|what is the (reason|purpose|point)|explain why)\b|\bwhy\b", re.I),
+    ),
+    (
+        "how_to",
+        re.compile(
+            r"\bhow (do|can|should|would|to|does one)\b|\bhow to\b|\bsteps?\b|"
+            r"\b(command|way) to\b|\bwhat (do|should) i (run|type|do)\b",
+            re.I,
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\bhow (many|much|long|often|big|large|far|old)\b|\bwhat "
+            r"(percentage|number|amount|size)\b",
+            re.I,
+        ),
+    ),
+    (
+        "when",
+        re.compile(r"\bwhen\b|\bwhat (year|date|time|century|decade)\b|\bin which year\b", re.I),
+    ),
+    ("who", re.compile(r"\bwho(m|se)?\b|\bwhich (person|people|company|group)\b", re.I)),
+    (
+        "where",
+        re.compile(r"\bwhere\b|\bwhich (city|country|place|state|file|folder|directory)\b", re.I),
+    ),
+    ("define", re.compile(r"^\s*(what('s| is| are| does)|define|meaning of|explain)\b", re.I)),
+)
+_NUMBER = re.compile(
+    r"\b\d+(?:[.,]\d+)?\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"hundred|thousand|million|billion|dozen|percent)\b",
+    re.I,
+)
+_YEAR = re.compile(
+    r"\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(century|decade|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december)\b",
+    re.I,
+)
+_CAPNAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+_CODE = re.compile(r"`[^`]+`|```")
+_REASON = re.compile(
+    r"\b(because|since|so that|in order to|to avoid|to prevent|therefore|thus|"
+    r"reason|which means|otherwise|so you|this (lets|means|keeps|makes))\b",
+    re.I,
+)
+_CONTRAST = re.compile(
+    r"\b(while|whereas|unlike|instead|but|versus|both|rather than|differs?|"
+    r"on the other hand|however)\b",
+    re.I,
+)
+
+FEATURES: tuple[str, ...] = (
+    "bias",
+    "sim",
+    "sim_gap",
+    "heading_sim",
+    "title_sim",
+    "passage_sim",
+    "neighbour_sim",
+    "lex",
+    "lex_heading",
+    "lex_lead",
+    "lex_gap",
+    "first_in_section",
+    "relative_position",
+    "passage_rank",
+    "log_words",
+    *(f"role_{r}" for r in ROLES),
+    *(f"q_{t}" for t in QUESTION_TYPES),
+    "has_number",
+    "has_year",
+    "has_capname",
+    "has_code",
+    "has_reason",
+    "ends_colon",
+    "when_x_year",
+    "number_x_number",
+    "who_x_capname",
+    "where_x_capname",
+    "howto_x_code",
+    "why_x_reason",
+    "define_x_definition",
+    "compare_x_contrast",
+    "sim_x_heading_sim",
+)
+INDEX = {name: i for i, name in enumerate(FEATURES)}
+
+
+def question_type(question: str) -> str:
+    """What kind of answer the question asks for (one of QUESTION_TYPES)."""
+    for name, pattern in _QTYPE:
+        if pattern.search(question):
+            return name
+    return "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A unit that might answer, and where it stands."""
+
+    unit: Unit
+    source: int  # its passage's rank among those retrieved (0 = best)
+    position: int  # its order among its passage's units
+    count: int  # how many units its passage has
+    heading: str  # the section heading ("" = the page's lead text)
+    title: str  # the page title
+    first_chunk: bool = True  # its passage opens its section
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the features of one question's candidates are computed from."""
+
+    question: str
+    question_vector: NDArray[np.float32]
+    unit_vectors: NDArray[np.float32]  # one row per candidate
+    heading_sims: NDArray[np.float32]  # cosine of the question with each candidate's heading
+    title_sims: NDArray[np.float32]  # ... and with its page title
+    passage_sims: Sequence[float]  # cosine of the question with each passage (by source)
+
+
+def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.float64]:
+    """One row of FEATURES per candidate."""
+    n = len(candidates)
+    out = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    if n == 0:
+        return out
+    sims = (ctx.unit_vectors @ ctx.question_vector).astype(np.float64)
+    pool = [content_terms(c.unit.plain) for c in candidates]
+    idf = idf_weights(pool)
+    unseen = math.log(1.0 + len(pool))
+    q_terms = content_terms(ctx.question)
+    lex = np.array([overlap(q_terms, terms, idf, unseen) for terms in pool])
+    qtype = question_type(ctx.question)
+    at = {(c.source, c.position): i for i, c in enumerate(candidates)}
+    for i, c in enumerate(candidates):
+        row = out[i]
+        text = c.unit.plain
+        neighbours = [at.get((c.source, c.position + step)) for step in (-1, 1)]
+        flags = {
+            "has_number": bool(_NUMBER.search(text)),
+            "has_year": bool(_YEAR.search(text)),
+            "has_capname": bool(_CAPNAME.search(text)),
+            "has_code": bool(_CODE.search(c.unit.text)) or c.unit.role == "code",
+            "has_reason": bool(_REASON.search(text)),
+            "ends_colon": c.unit.text.rstrip("*_` ").endswith(":"),
+        }
+        values = {
+            "bias": 1.0,
+            "sim": sims[i],
+            "sim_gap": sims[i] - sims.max(),
+            "heading_sim": float(ctx.heading_sims[i]),
+            "title_sim": float(ctx.title_sims[i]),
+            "passage_sim": float(ctx.passage_sims[c.source]),
+            "neighbour_sim": max((sims[j] for j in neighbours if j is not None), default=0.0),
+            "lex": lex[i],
+            "lex_heading": overlap(q_terms, content_terms(f"{c.heading} {c.title}"), idf, unseen),
+            "lex_lead": overlap(q_terms, content_terms(c.unit.lead), idf, unseen),
+            "lex_gap": lex[i] - lex.max(),
+            "first_in_section": float(c.first_chunk and c.position == 0),
+            "relative_position": c.position / max(1, c.count - 1),
+            "passage_rank": 1.0 / (1.0 + c.source),
+            "log_words": math.log1p(len(text.split())),
+            f"role_{c.unit.role}": 1.0,
+            f"q_{qtype}": 1.0,
+            **{name: float(value) for name, value in flags.items()},
+            "when_x_year": float(qtype == "when" and flags["has_year"]),
+            "number_x_number": float(qtype == "number" and flags["has_number"]),
+            "who_x_capname": float(qtype == "who" and flags["has_capname"]),
+            "where_x_capname": float(qtype == "where" and flags["has_capname"]),
+            "howto_x_code": float(qtype == "how_to" and (flags["has_code"] or flags["ends_colon"])),
+            "why_x_reason": float(qtype == "why" and flags["has_reason"]),
+            "define_x_definition": float(qtype == "define" and c.unit.role == "definition"),
+            "compare_x_contrast": float(qtype == "compare" and bool(_CONTRAST.search(text))),
+            "sim_x_heading_sim": sims[i] * float(ctx.heading_sims[i]),
+        }
+        for name, value in values.items():
+            row[INDEX[name]] = value
+    return out

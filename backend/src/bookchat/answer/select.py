@@ -1,0 +1,154 @@
+"""Choose what to quote: a coherent span around the best unit, or the most relevant passage.
+
+A span is the best-scored unit with what it needs to make sense: a definition with the sentence
+after it, a sentence ending in a colon with the list or command it introduces, a list item with
+its lead-in (and its siblings when the list fits), a row under its header; then any other unit
+nearly as good. When no unit answers on its own (why / explain / compare questions) but the
+passage covers the question, the passage itself is quoted from its best unit on, whole units only.
+Furniture (objectives, reading lists, exercises, summaries) is quoted only when nothing else is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.answer.compose import cost
+from bookchat.answer.features import Candidate
+
+# Other units join the best one when their score is at least this share of its score.
+NEAR_BEST = 0.7
+MAX_EXTRA = 2
+# The sentence before or after the best one, in its paragraph, comes along at this share.
+NEIGHBOUR_SHARE = 0.15
+# A quoted answer aims at this length (the reference answers of readers' questions run 15-60
+# words; much more buries the answer). answer_max_words stays the hard cap.
+TARGET_WORDS = 70
+# A passage answer is a window of at most this many units, as a reader would quote it.
+WINDOW = 3
+
+
+def best_index(candidates: Sequence[Candidate], scores: NDArray[np.float64]) -> int:
+    """The best unit that is not furniture (unless all are); ties go to reading order."""
+    order = sorted(
+        range(len(candidates)),
+        key=lambda i: (candidates[i].unit.role == "furniture", -scores[i], _place(candidates[i])),
+    )
+    return order[0]
+
+
+def _place(c: Candidate) -> tuple[int, int]:
+    return c.source, c.position
+
+
+class _Budget:
+    def __init__(self, max_words: int) -> None:
+        self.left = max_words
+        self.shown: set[str] = set()
+        self.taken: list[Candidate] = []
+
+    def take(self, c: Candidate) -> bool:
+        if c in self.taken:
+            return True
+        need = cost(c.unit, self.shown)
+        if need > self.left:
+            return False
+        self.left -= need
+        self.shown |= {c.unit.text, c.unit.lead}
+        self.taken.append(c)
+        return True
+
+
+def _block(candidates: Sequence[Candidate], of: Candidate) -> list[Candidate]:
+    return [c for c in candidates if c.source == of.source and c.unit.block == of.unit.block]
+
+
+def _next(candidates: Sequence[Candidate], of: Candidate) -> Candidate | None:
+    for c in candidates:
+        if c.source == of.source and c.position == of.position + 1:
+            return c
+    return None
+
+
+def _complete(candidates: Sequence[Candidate], unit: Candidate, budget: _Budget) -> None:
+    """Add what `unit` needs to be read on its own."""
+    role = unit.unit.role
+    nxt = _next(candidates, unit)
+    if role == "list_item" and unit.unit.lead.rstrip("*_` ").endswith(":"):
+        # The lead-in announces the list: the whole list answers, when it fits.
+        for sibling in _block(candidates, unit):
+            budget.take(sibling)
+    elif role == "definition" and nxt is not None and nxt.unit.block == unit.unit.block:
+        budget.take(nxt)
+    elif unit.unit.text.rstrip("*_` ").endswith(":") and nxt is not None:
+        # "To sync the fork, fast-forward it:" holds no command; the block after it does.
+        for item in _block(candidates, nxt)[:4]:
+            if not budget.take(item):
+                break
+
+
+def _neighbours(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], best: int, budget: _Budget
+) -> None:
+    """The sentences either side of the best one, in its paragraph, when they score at least
+    NEIGHBOUR_SHARE of it: an answer is often a topic sentence and the detail after it."""
+    here = candidates[best]
+    for step in (1, -1):
+        for i, c in enumerate(candidates):
+            if (
+                c.source == here.source
+                and c.position == here.position + step
+                and c.unit.block == here.unit.block
+                and c.unit.role in ("prose", "definition", "admonition")
+                and scores[i] >= NEIGHBOUR_SHARE * scores[best]
+            ):
+                budget.take(c)
+
+
+def span(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
+) -> list[Candidate]:
+    """The best unit, completed, plus units of its passage nearly as good (MAX_EXTRA more)."""
+    budget = _Budget(min(max_words, TARGET_WORDS))
+    best = best_index(candidates, scores)
+    if not budget.take(candidates[best]):
+        budget = _Budget(max_words)  # a long best unit is still quoted whole
+        if not budget.take(candidates[best]):
+            return []
+    _complete(candidates, candidates[best], budget)
+    _neighbours(candidates, scores, best, budget)
+    floor = NEAR_BEST * scores[best]
+    extra = 0
+    for i in np.argsort(-scores, kind="stable"):
+        c = candidates[int(i)]
+        if extra >= MAX_EXTRA or scores[i] < floor:
+            break
+        # Only from the same passage: the answer stays one place the reader can check.
+        if c in budget.taken or c.unit.role == "furniture" or c.source != candidates[best].source:
+            continue
+        if budget.take(c):
+            extra += 1
+    return budget.taken
+
+
+def passage(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
+) -> list[Candidate]:
+    """A window of whole units of the best unit's passage: from that unit on (then back), at
+    most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage."""
+    best = candidates[best_index(candidates, scores)]
+    own = [
+        c
+        for c in candidates
+        if c.source == best.source and (c.unit.role != "furniture" or best.unit.role == "furniture")
+    ]
+    at = own.index(best)
+    budget = _Budget(min(max_words, TARGET_WORDS))
+    if not budget.take(best):
+        return []
+    for c in [*own[at + 1 :], *reversed(own[:at])]:
+        if len(budget.taken) >= WINDOW or not budget.take(c):
+            break
+    return budget.taken

@@ -1,0 +1,264 @@
+"""Answer units: the sentences and blocks of a section, each with its role and what it needs.
+
+An answer is quoted in units, never in fragments: a prose sentence, a list item (shown with the
+sentence that introduces the list), a table row (shown under its header), a code block (shown
+after the sentence that introduces it), a sentence of an admonition. Each unit carries its role,
+so page furniture (learning objectives, reading lists, exercises, summaries, self-checks) stays
+searchable without ever being quoted as the answer when prose answers.
+
+Ingest parses every section body once, with its heading path, and stores the units of each chunk
+in its payload (`units_of_chunk`); a payload written before units existed is parsed here on the
+fly from its text (`payload_units`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Role = Literal["prose", "definition", "list_item", "table_row", "code", "admonition", "furniture"]
+ROLES: tuple[Role, ...] = (
+    "prose",
+    "definition",
+    "list_item",
+    "table_row",
+    "code",
+    "admonition",
+    "furniture",
+)
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_QUOTE = re.compile(r"^\s*>\s?")
+# A sentence ends at . ! or ? followed by space and something that can start a sentence.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`*_\"'(\[])")
+_LETTER = re.compile(r"[A-Za-z]")
+MIN_WORDS = 3
+
+# Headings of page furniture: what a lesson says about itself rather than about its subject.
+_FURNITURE_HEADING = re.compile(
+    r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:learning (?:objectives|outcomes|goals)|objectives|"
+    r"prerequisites?|before you (?:begin|start)|what you(?:'ll| will) (?:learn|need|build)|"
+    r"(?:additional |related |further |recommended )?(?:resources|reading)|references|"
+    r"see also|official (?:tutorials|documentation|docs)|youtube channels|"
+    r"(?:hands-on |practice |lab )?(?:exercises?|assignments?|labs?)\b.*|homework|"
+    r"practice problems|"
+    r"summary|key (?:takeaways|points|concepts)|takeaways|recap|wrap[- ]up|"
+    r"check your understanding|self[- ](?:check|assessment)|quiz|review questions|"
+    r"next (?:steps|lesson|chapter)|what's next|up next|table of contents|"
+    r"submission|deliverables|grading(?: rubric)?|grade breakdown|academic integrity|"
+    r"module assessment|weekly breakdown|extension ideas.*)\s*[:!]?$",
+    re.IGNORECASE,
+)
+# Sentences that are furniture wherever they stand.
+_FURNITURE_SENTENCE = re.compile(
+    r"^(?:after (?:completing|finishing) this|by the end of this|in this (?:lesson|chapter|module)"
+    r",? you(?:'ll| will)|you will be able to|this (?:lesson|chapter|module) (?:covers|will)|"
+    r"(?:complete|try) the (?:following )?(?:exercises?|assignment))",
+    re.IGNORECASE,
+)
+_DEFINITION = re.compile(
+    r"^(?:\*\*[^*]{1,60}\*\*|`[^`]{1,60}`|(?:an?|the)\s+[\w`*' -]{1,50}?|[\w`*' -]{1,50}?)"
+    r"\s+(?:is|are|refers to|means|describes|stands for)\s+(?:a|an|the|when|how|what|any|one|"
+    r"where|used|called|simply)\b",
+    re.IGNORECASE,
+)
+_TERM_COLON = re.compile(r"^\*\*[^*]{1,60}\*\*\s*[:—–-]\s+\S")
+_LINK_ONLY = re.compile(r"^\s*(?:\*\*)?\[?[^\]]{0,80}\]?\(?https?://\S+\)?\s*(?:[-—:].{0,80})?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One quotable piece of a section, in Markdown as written."""
+
+    text: str  # a sentence, "- item", "| a | b |", a fenced block, "> sentence"
+    role: Role
+    lead: str = ""  # shown before it: a list's lead-in, a table's header rows, a code's intro
+    block: int = 0  # units of one paragraph, list, table or quote share a block number
+
+    @property
+    def plain(self) -> str:
+        """The words to embed and match: markers off, a table row read with its header."""
+        if self.role == "table_row" or (self.lead.startswith("|") and self.text.startswith("|")):
+            header = _cells(self.lead.splitlines()[0]) if self.lead else []
+            cells = _cells(self.text)
+            if header and len(header) == len(cells):
+                return "; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=True))
+            return "; ".join(cells)
+        if self.role == "code" or _FENCE.match(self.text):
+            body = "\n".join(line for line in self.text.splitlines() if not _FENCE.match(line))
+            return f"{self.lead} {body}".strip()[:600]
+        text = _QUOTE.sub("", _LIST_ITEM.sub("", self.text, count=1))
+        if self.role in ("list_item", "furniture") and self.lead.rstrip("*_` ").endswith(":"):
+            # "**Action Components**:" names what each item is one of: the item alone does not.
+            return f"{self.lead} {text}"
+        return text
+
+    def to_json(self) -> list[Any]:
+        """Compact form stored in payloads: [text, role, lead, block]."""
+        return [self.text, self.role, self.lead, self.block]
+
+    @classmethod
+    def from_json(cls, row: Sequence[Any]) -> Unit:
+        """The unit stored by `to_json`."""
+        role = str(row[1])
+        return cls(str(row[0]), role if role in ROLES else "prose", str(row[2]), int(row[3]))  # type: ignore[arg-type]
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _sentences(text: str) -> list[str]:
+    pieces = (piece.strip() for piece in _SENTENCE_END.split(text))
+    return [p for p in pieces if p]
+
+
+def _quotable(text: str) -> bool:
+    return len(text.split()) >= MIN_WORDS and bool(_LETTER.search(text))
+
+
+def is_furniture_heading(heading: str) -> bool:
+    """True for a heading of page furniture ("Learning Objectives", "7. Additional Resources")."""
+    return bool(_FURNITURE_HEADING.match(heading.strip().strip("*").strip()))
+
+
+def _prose_role(sentence: str) -> Role:
+    if _FURNITURE_SENTENCE.match(sentence.lstrip("*_ ")):
+        return "furniture"
+    if _DEFINITION.match(sentence) or _TERM_COLON.match(sentence):
+        return "definition"
+    return "prose"
+
+
+@dataclass(slots=True)
+class _Block:
+    kind: Literal["prose", "list", "table", "code", "quote"]
+    lines: list[str]
+
+
+def _blocks(text: str) -> Iterator[_Block]:
+    """Paragraphs, lists, tables, fenced code and quotes, in reading order."""
+    current: _Block | None = None
+    in_fence = False
+    for line in text.splitlines():
+        if in_fence:
+            assert current is not None
+            current.lines.append(line.rstrip())
+            if _FENCE.match(line):
+                in_fence = False
+                yield current
+                current = None
+            continue
+        if _FENCE.match(line):
+            if current:
+                yield current
+            current, in_fence = _Block("code", [line.rstrip()]), True
+            continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            if current:
+                yield current
+            current = None
+            continue
+        kind: Literal["prose", "list", "table", "code", "quote"]
+        if stripped.startswith("|") and stripped.count("|") >= 2:
+            kind = "table"
+        elif _QUOTE.match(line):
+            kind = "quote"
+        elif _LIST_ITEM.match(line):
+            kind = "list"
+        elif current is not None and current.kind == "list":
+            kind = "list"  # a continuation line of the item above
+        else:
+            kind = "prose"
+        if current is None or current.kind != kind:
+            if current:
+                yield current
+            current = _Block(kind, [])
+        current.lines.append(line.rstrip())
+    if current:
+        yield current
+
+
+def _list_items(lines: Sequence[str]) -> list[str]:
+    items: list[str] = []
+    for line in lines:
+        if _LIST_ITEM.match(line) or not items:
+            items.append(line.strip())
+        else:
+            items[-1] += " " + line.strip()
+    return items
+
+
+def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
+    """The units of a section's Markdown (or of any passage), in reading order."""
+    furniture = any(is_furniture_heading(h) for h in heading_path[1:])
+    units: list[Unit] = []
+    last_sentence = ""  # the prose sentence just before the current block
+    for number, block in enumerate(_blocks(markdown)):
+        found: list[Unit] = []
+        if block.kind == "prose":
+            text = " ".join(line.strip() for line in block.lines)
+            found = [Unit(s, _prose_role(s), "", number) for s in _sentences(text) if _quotable(s)]
+        elif block.kind == "quote":
+            text = " ".join(_QUOTE.sub("", line).strip() for line in block.lines)
+            found = [Unit(f"> {s}", "admonition", "", number) for s in _sentences(text)]
+            found = [u for u in found if _quotable(u.text[2:])]
+        elif block.kind == "list":
+            lead = last_sentence
+            for item in _list_items(block.lines):
+                role: Role = (
+                    "furniture" if _LINK_ONLY.match(_LIST_ITEM.sub("", item)) else "list_item"
+                )
+                if _quotable(_LIST_ITEM.sub("", item)):
+                    found.append(Unit(item, role, lead, number))
+        elif block.kind == "table":
+            rows = [line.strip() for line in block.lines]
+            header_end = next((i for i, r in enumerate(rows) if _TABLE_SEPARATOR.match(r)), -1)
+            lead = "\n".join(rows[: header_end + 1]) if header_end >= 0 else ""
+            for row in rows[header_end + 1 :]:
+                if _quotable(" ".join(_cells(row))):
+                    found.append(Unit(row, "table_row", lead, number))
+        else:
+            intro = last_sentence if last_sentence.rstrip("*_` ").endswith(":") else ""
+            found = [Unit("\n".join(block.lines), "code", intro, number)]
+        if furniture:
+            found = [Unit(u.text, "furniture", u.lead, u.block) for u in found]
+        units.extend(found)
+        # A lead-in may be too short to quote on its own ("Robots need:"), never to introduce.
+        said = _sentences(" ".join(line.strip() for line in block.lines))
+        last_sentence = said[-1] if block.kind == "prose" and said else ""
+    return units
+
+
+_QUOTE_MARK = re.compile(r"(?:^|(?<=\s))>(?=\s)")
+
+
+def _key(text: str) -> str:
+    # Only the words decide: the chunker joins a paragraph's lines, quote marks included.
+    return re.sub(r"\s+", "", _QUOTE_MARK.sub("", text))
+
+
+def units_of_chunk(section_units: Sequence[Unit], chunk_text: str) -> list[Unit]:
+    """The section's units that the chunk holds, whole: a unit the chunker cut (a very long
+    sentence) belongs to the chunk where it starts, and a carried-over tail is never a unit."""
+    chunk = _key(chunk_text)
+    out = []
+    for unit in section_units:
+        key = _key(unit.text)
+        if key in chunk or (len(key) > 300 and key[:120] in chunk):
+            out.append(unit)
+    return out
+
+
+def payload_units(payload: Mapping[str, Any]) -> list[Unit]:
+    """A stored chunk's units: as ingest stored them, else parsed from its text."""
+    stored = payload.get("units")
+    if isinstance(stored, list):
+        return [Unit.from_json(row) for row in stored]
+    heading_path = payload.get("heading_path") or []
+    return split_units(str(payload.get("text", "")), [str(h) for h in heading_path])

@@ -1,0 +1,86 @@
+"""Choosing what to quote: the best unit completed into a span, or the passage from it on."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bookchat.answer import select
+from bookchat.answer.features import Candidate
+from bookchat.answer.units import split_units
+
+SECTION = """Learning about merges is useful.
+
+A fast-forward merge is a merge that only moves the pointer. It never creates a merge commit.
+
+Use these options:
+
+- `--ff` fast-forwards when possible.
+- `--no-ff` always creates a merge commit.
+
+Sync the fork:
+
+```bash
+git merge --ff-only upstream/main
+```"""
+
+
+def _candidates(heading_path: tuple[str, ...] = ()) -> list[Candidate]:
+    units = split_units(SECTION, heading_path)
+    return [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+
+
+def _scores(candidates: list[Candidate], best_text: str, value: float = 0.9) -> np.ndarray:
+    return np.array([value if best_text in c.unit.text else 0.05 for c in candidates])
+
+
+def _texts(chosen: list[Candidate]) -> list[str]:
+    return [c.unit.text for c in chosen]
+
+
+def test_a_definition_comes_with_the_sentence_after_it() -> None:
+    candidates = _candidates()
+    chosen = select.span(candidates, _scores(candidates, "fast-forward merge is"), 120)
+    assert _texts(chosen) == [
+        "A fast-forward merge is a merge that only moves the pointer.",
+        "It never creates a merge commit.",
+    ]
+
+
+def test_a_list_item_whose_lead_announces_the_list_brings_the_whole_list() -> None:
+    candidates = _candidates()
+    chosen = select.span(candidates, _scores(candidates, "`--no-ff`"), 120)
+    assert _texts(chosen) == [
+        "- `--no-ff` always creates a merge commit.",
+        "- `--ff` fast-forwards when possible.",
+    ]
+
+
+def test_a_sentence_ending_in_a_colon_brings_the_command_it_introduces() -> None:
+    candidates = _candidates()
+    chosen = select.span(candidates, _scores(candidates, "Sync the fork"), 120)
+    assert [c.unit.role for c in chosen] == ["prose", "code"]
+
+
+def test_nothing_is_cut_a_unit_over_the_budget_is_left_out() -> None:
+    candidates = _candidates()
+    chosen = select.span(candidates, _scores(candidates, "fast-forward merge is"), 14)
+    assert _texts(chosen) == ["A fast-forward merge is a merge that only moves the pointer."]
+
+
+def test_furniture_is_never_quoted_when_anything_else_could_be() -> None:
+    candidates = _candidates()
+    furniture = candidates[0].unit.__class__(candidates[0].unit.text, "furniture", "", 0)
+    candidates[0] = Candidate(furniture, 0, 0, len(candidates), "s", "t")
+    scores = _scores(candidates, "Learning about merges", 0.99)
+    assert select.best_index(candidates, scores) != 0
+
+
+def test_a_passage_answer_is_a_window_of_whole_units_around_the_best() -> None:
+    candidates = _candidates()
+    chosen = select.passage(candidates, _scores(candidates, "It never creates"), 40)
+    texts = _texts(chosen)
+    assert texts[0] == "It never creates a merge commit."  # the best unit, then what follows it
+    assert len(chosen) <= select.WINDOW
+    assert all(c.source == 0 for c in chosen)
+    leads = {c.unit.lead for c in chosen if c.unit.lead and c.unit.lead not in texts}
+    assert sum(len(t.split()) for t in [*texts, *leads]) <= 40  # a lead-in shown once counts once

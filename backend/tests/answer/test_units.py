@@ -1,0 +1,89 @@
+"""Answer units: roles, lead-ins, headers, furniture, and chunks holding whole units."""
+
+from __future__ import annotations
+
+from bookchat.answer.units import (
+    Unit,
+    is_furniture_heading,
+    payload_units,
+    split_units,
+    units_of_chunk,
+)
+
+SECTION = """A fast-forward merge is a merge that only moves the branch pointer. No commit is made.
+
+Merge has three modes:
+
+- `--ff` fast-forwards when it can.
+- `--no-ff` always records a merge commit.
+
+| Option | Behavior |
+| --- | --- |
+| `--ff-only` | Refuse unless a fast-forward is possible |
+
+Sync the fork:
+
+```bash
+git merge --ff-only upstream/main
+```
+
+> Tip: a fast-forward never creates conflicts."""
+
+
+def _roles(units: list[Unit]) -> list[str]:
+    return [u.role for u in units]
+
+
+def test_each_unit_knows_its_role() -> None:
+    units = split_units(SECTION, ("Merging", "Fast-forward merges"))
+    assert _roles(units) == [
+        "definition",
+        "prose",
+        "prose",
+        "list_item",
+        "list_item",
+        "table_row",
+        "prose",
+        "code",
+        "admonition",
+    ]
+
+
+def test_list_items_and_table_rows_and_code_carry_what_introduces_them() -> None:
+    units = split_units(SECTION)
+    items = [u for u in units if u.role == "list_item"]
+    assert {u.lead for u in items} == {"Merge has three modes:"}
+    assert items[0].text == "- `--ff` fast-forwards when it can."  # markdown intact
+    row = next(u for u in units if u.role == "table_row")
+    assert row.lead == "| Option | Behavior |\n| --- | --- |"
+    assert row.plain == "Option: `--ff-only`; Behavior: Refuse unless a fast-forward is possible"
+    code = next(u for u in units if u.role == "code")
+    assert code.lead == "Sync the fork:"
+
+
+def test_everything_under_a_furniture_heading_is_furniture() -> None:
+    units = split_units(
+        "- Explain what a node is.\n- Build a package.", ("Lesson", "Learning Objectives")
+    )
+    assert set(_roles(units)) == {"furniture"}
+    assert is_furniture_heading("7. Additional Resources")
+    assert is_furniture_heading("5. Hands-on Exercise: Create a Message Type")
+    assert not is_furniture_heading("Sensor Fusion")
+
+
+def test_objective_sentences_are_furniture_wherever_they_stand() -> None:
+    units = split_units("After completing this lesson, you will be able to explain ROS 2 nodes.")
+    assert _roles(units) == ["furniture"]
+
+
+def test_a_chunk_holds_only_whole_units_never_a_carried_tail() -> None:
+    units = split_units("First sentence is here. Second sentence follows it. Third one ends it.")
+    chunk = "follows it. Third one ends it."  # starts with the tail of a cut sentence
+    assert [u.text for u in units_of_chunk(units, chunk)] == ["Third one ends it."]
+
+
+def test_stored_units_round_trip_and_old_payloads_are_parsed() -> None:
+    units = split_units(SECTION)
+    stored = payload_units({"units": [u.to_json() for u in units], "text": "ignored"})
+    assert stored == units
+    assert payload_units({"text": "An older payload has text only."})[0].role == "prose"

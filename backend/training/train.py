@@ -1,0 +1,393 @@
+"""Train the answer model (unit scorer + coverage) on public data; writes answer/model.json.
+
+    backend/.venv/bin/python backend/training/train.py            # or: make train
+
+Data, never the evaluation rows: squad-train10 (the first 10 articles of the SQuAD 2.0 training
+set, ../shared/corpora/squad-train10) and the sample book's own training questions
+(backend/training/sample-book-questions.jsonl). Each book is ingested into a scratch index and
+every question is answered the way the service answers it (same retrieval, same candidates,
+same features), so the model learns from exactly what it will see.
+
+Examples:
+- unit scorer: the candidates of a covered question, positive where the unit holds the gold
+  answer inside the gold section;
+- coverage, book mode: answerable questions whose gold section was retrieved (positive); the
+  unanswerable ones, and answerable ones asked of the book with their own article removed
+  (off-topic, negative);
+- coverage, selection mode: the gold paragraph selected (positive); another paragraph of the same
+  article, or an unanswerable question's paragraph (negative).
+Deterministic: same data, same weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from bookchat.answer.features import FEATURES, Context
+from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Judged, judge, unit_candidates
+from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
+from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
+from bookchat.answer.units import split_units
+from bookchat.config import Settings
+from bookchat.ingest.run import run_ingest
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.search import Retriever
+from bookchat.vectorstore import Hit, open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+OFF_TOPIC_EVERY = 3  # every third answerable question is also asked with its article removed
+SAMPLE_BOOK_WEIGHT = 5.0  # few rows, but the only ones with real headings, lists, tables, code
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One training question: where its answer is, if anywhere."""
+
+    text: str
+    path: str | None
+    section: str | None
+    answers: tuple[str, ...]
+    paragraph: str | None
+    book: str
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def squad_questions(folder: Path) -> list[Question]:
+    """squad-train10's questions (answerable and not)."""
+    out = []
+    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        path = str(row["chapter_file"]).removeprefix("docs/")
+        out.append(
+            Question(
+                row["question"],
+                path,
+                row["gold_section_heading"],
+                tuple(row["answers"]) if row["answerable"] else (),
+                row.get("selected_text"),
+                "squad",
+            )
+        )
+    return out
+
+
+def sample_questions(path: Path) -> list[Question]:
+    """The sample book's training questions."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        answerable = row.get("answerable", True) and row.get("answer_text")
+        out.append(
+            Question(
+                row["question"],
+                row.get("path") if answerable else None,
+                row.get("section") if answerable else None,
+                (row["answer_text"],) if answerable else (),
+                None,
+                "sample",
+            )
+        )
+    return out
+
+
+def _holds(unit_text: str, plain: str, answers: tuple[str, ...]) -> bool:
+    text, plain = _norm(unit_text), _norm(plain)
+    return any(_norm(a) in text or _norm(a) in plain for a in answers if a.strip())
+
+
+def _gold(hit: Hit, q: Question) -> bool:
+    return hit.payload.get("path") == q.path and hit.payload.get("section") == q.section
+
+
+class Book:
+    """A scratch index of one book and the service's own retrieval and judging over it."""
+
+    def __init__(
+        self, docs: Path, embedder: Embedder, model: AnswerModel, data: Path | None
+    ) -> None:
+        # A kept data folder makes the next run's ingest incremental: seconds, not minutes.
+        self._tmp = None if data else tempfile.TemporaryDirectory()
+        folder = data / docs.parent.name if data else Path(self._tmp.name)  # type: ignore[union-attr]
+        self.settings = Settings(BOOKCHAT_DATA_DIR=folder)  # type: ignore[call-arg]
+        self.store = open_store(self.settings)
+        report = run_ingest(self.settings, self.store, lambda: embedder, docs)
+        print(f"  {docs}: {report.summary()}", file=sys.stderr)
+        self.retriever = Retriever(self.store, hybrid=self.settings.hybrid)
+        self.cache = SentenceVectors(embedder, capacity=200_000)
+        self.grounder = Grounder(
+            self.settings, self.retriever, PassageVectors(self.store, self.cache), self.cache, model
+        )
+
+    def hits(self, q: str, vector: np.ndarray, *, drop_path: str | None = None) -> list[Hit]:
+        """What the service would ground on (or, with drop_path, a book without that page)."""
+        limit = 30 if drop_path else 5
+        hits = self.retriever.search(q, vector.tolist(), limit=limit)
+        hits = [h for h in hits if h.payload.get("path") != drop_path][:5]
+        return [h for h in hits if h.score >= self.settings.min_chunk_score][:POOL_PASSAGES]
+
+    def close(self) -> None:
+        """Release the store and the scratch folder."""
+        self.store.close()
+        if self._tmp:
+            self._tmp.cleanup()
+
+
+@dataclass(slots=True)
+class Example:
+    """One judged question: its candidates' features and labels, and its coverage label."""
+
+    judged: Judged
+    labels: np.ndarray  # per candidate
+    covered: bool
+    kind: str  # answerable, adversarial, off-topic, selection-*
+    weight: float
+
+
+async def book_examples(
+    book: Book, questions: list[Question], embedder: Embedder, unanswered: dict[str, int]
+) -> list[Example]:
+    """Book-mode examples (answerable, adversarial, off-topic) of one book's questions;
+    `unanswered` counts the asks declined before any model (no passage above min_chunk_score)."""
+    vectors = embedder.embed([q.text for q in questions])
+    out: list[Example] = []
+    for i, (q, vector) in enumerate(zip(questions, vectors, strict=True)):
+        weight = SAMPLE_BOOK_WEIGHT if q.book == "sample" else 1.0
+        asks = [("answerable" if q.answers else "adversarial", None)]
+        if q.answers and i % OFF_TOPIC_EVERY == 0:
+            asks.append(("off-topic", q.path))
+        for kind, drop in asks:
+            hits = book.hits(q.text, vector, drop_path=drop)
+            if not hits:
+                unanswered[kind] = unanswered.get(kind, 0) + 1
+                continue
+            judged = await book.grounder.judge_hits(q.text, vector, hits)
+            if not judged.candidates:
+                continue
+            gold_hits = {h.chunk_id for h in hits if kind == "answerable" and _gold(h, q)}
+            labels = np.array(
+                [
+                    float(
+                        hits[c.source].chunk_id in gold_hits
+                        and _holds(c.unit.text, c.unit.plain, q.answers)
+                    )
+                    for c in judged.candidates
+                ]
+            )
+            covered = kind == "answerable" and labels.any()
+            if kind == "answerable" and not covered:
+                continue  # retrieval missed the gold unit: nothing to learn about coverage
+            out.append(Example(judged, labels, bool(covered), kind, weight))
+    return out
+
+
+async def selection_examples(
+    book: Book, questions: list[Question], model: AnswerModel, embedder: Embedder
+) -> list[Example]:
+    """Selection-mode examples: the gold paragraph, another paragraph, adversarial ones."""
+    paragraphs: dict[str, list[str]] = {}
+    for q in questions:
+        if q.paragraph and q.path:
+            paragraphs.setdefault(q.path, [])
+            if q.paragraph not in paragraphs[q.path]:
+                paragraphs[q.path].append(q.paragraph)
+    chosen = [q for i, q in enumerate(questions) if q.paragraph and i % 4 == 0]
+    vectors = embedder.embed([q.text for q in chosen])
+    out = []
+    for i, (q, vector) in enumerate(zip(chosen, vectors, strict=True)):
+        others = [p for p in paragraphs.get(q.path or "", []) if p != q.paragraph]
+        asks = [("selection-answerable" if q.answers else "selection-adversarial", q.paragraph)]
+        if q.answers and others and i % 2 == 0:
+            asks.append(("selection-other", others[i % len(others)]))
+        for kind, text in asks:
+            assert text is not None
+            units = list({u.text: u for u in split_units(text)}.values())
+            candidates = unit_candidates(units)
+            if not candidates:
+                continue
+            _, matrix = await book.cache.embed([c.unit.plain for c in candidates])
+            sims = matrix @ vector
+            zeros = np.zeros(len(candidates), dtype=np.float32)
+            ctx = Context(q.text, vector, matrix, zeros, zeros, [float(sims.max())])
+            judged = judge(model, q.text, candidates, ctx, [text], selection=True)
+            labels = np.array(
+                [
+                    float(kind == "selection-answerable" and _holds(c.unit.text, "", q.answers))
+                    for c in candidates
+                ]
+            )
+            covered = kind == "selection-answerable" and labels.any()
+            if kind == "selection-answerable" and not covered:
+                continue
+            out.append(Example(judged, labels, bool(covered), kind, 1.0))
+    return out
+
+
+def _zero_model() -> AnswerModel:
+    zeros = Logistic(
+        FEATURES, np.zeros(len(FEATURES)), np.zeros(len(FEATURES)), np.ones(len(FEATURES))
+    )
+    cov = Logistic(
+        COVERAGE_FEATURES,
+        np.zeros(len(COVERAGE_FEATURES)),
+        np.zeros(len(COVERAGE_FEATURES)),
+        np.ones(len(COVERAGE_FEATURES)),
+    )
+    return AnswerModel(zeros, cov, 0.5, 0.5, {})
+
+
+def _coverage_rows(examples: list[Example], scorer: Logistic) -> tuple[np.ndarray, np.ndarray]:
+    """Coverage rows with the trained scorer's best score (the rest does not depend on it)."""
+    rows = []
+    for ex in examples:
+        row = ex.judged.coverage.copy()
+        row[COVERAGE_FEATURES.index("best_score")] = scorer.predict(ex.judged.features).max()
+        rows.append(row)
+    return np.array(rows), np.array([float(ex.covered) for ex in examples])
+
+
+# What the threshold must hold on the training questions: the book declines nearly every
+# off-topic question, and at least this share of SQuAD's unanswerable ones (written to look
+# answerable from their own paragraph). The lowest threshold that does so answers the most.
+OFF_TOPIC_DECLINED = 0.97
+ADVERSARIAL_DECLINED = 0.35
+
+
+def _threshold(p: np.ndarray, kinds: list[str], unanswered: dict[str, int]) -> float:
+    """The lowest coverage threshold meeting both decline targets in book mode."""
+    kinds_arr = np.array(kinds)
+    for t in np.linspace(0.05, 0.95, 181):
+        declined = {}
+        for kind in ("off-topic", "adversarial"):
+            mask = kinds_arr == kind
+            total = int(mask.sum()) + unanswered.get(kind, 0)
+            declined[kind] = (int((p[mask] < t).sum()) + unanswered.get(kind, 0)) / max(1, total)
+        if (
+            declined["off-topic"] >= OFF_TOPIC_DECLINED
+            and declined["adversarial"] >= ADVERSARIAL_DECLINED
+        ):
+            return round(float(t), 4)
+    return 0.95
+
+
+def _span_threshold(examples: list[Example], scorer: Logistic) -> float:
+    """The best-unit score above which the best unit is right more often than not."""
+    pairs = []
+    for ex in examples:
+        if not ex.covered:
+            continue
+        scores = scorer.predict(ex.judged.features)
+        best = int(np.argmax(scores))
+        pairs.append((scores[best], ex.labels[best]))
+    pairs.sort()
+    s = np.array([p[0] for p in pairs])
+    ok = np.array([p[1] for p in pairs])
+    # Smallest threshold t such that the best units scoring around t (a window) are right >= 50 %.
+    window = max(25, len(pairs) // 20)
+    for i in range(len(pairs) - window):
+        if ok[i : i + window].mean() >= 0.5:
+            return round(float(s[i + window // 2]), 4)
+    return 0.5
+
+
+def main() -> int:
+    """Train on the public data and write the model JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--shared", default=str(ROOT.parent / "shared"))
+    parser.add_argument("--out", default=str(ROOT / "backend/src/bookchat/answer/model.json"))
+    parser.add_argument("--limit", type=int, default=None, help="squad questions (for a quick run)")
+    parser.add_argument("--data", type=Path, default=None, help="keep the indexes here for re-runs")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    squad_dir = Path(args.shared) / "corpora/squad-train10"
+    sample_file = ROOT / "backend/training/sample-book-questions.jsonl"
+    if not squad_dir.is_dir():
+        print(f"error: {squad_dir} not found (clone the project beside shared/)", file=sys.stderr)
+        return 2
+    embedder = Embedder.from_settings(Settings(), threads=2)
+    model = _zero_model()
+    examples: list[Example] = []
+    squad = squad_questions(squad_dir)[: args.limit]
+    books = [(squad_dir / "docs", squad)]
+    if sample_file.is_file():
+        books.append((ROOT / "website/docs", sample_questions(sample_file)))
+    unanswered: dict[str, int] = {}
+    for docs, questions in books:
+        book = Book(docs, embedder, model, args.data)
+        try:
+            examples += asyncio.run(book_examples(book, questions, embedder, unanswered))
+            if questions and questions[0].book == "squad":
+                examples += asyncio.run(selection_examples(book, questions, model, embedder))
+        finally:
+            book.close()
+    ranked = [ex for ex in examples if ex.covered]
+    x = np.vstack([ex.judged.features for ex in ranked])
+    y = np.concatenate([ex.labels for ex in ranked])
+    w = np.concatenate(
+        [np.full(len(ex.labels), ex.weight / max(1.0, ex.labels.sum())) for ex in ranked]
+    )
+    scorer = fit_logistic(FEATURES, x, y, l2=1.0, weights=w)
+    cx, cy = _coverage_rows(examples, scorer)
+    kinds = [ex.kind for ex in examples]
+    cw = np.array([ex.weight for ex in examples])
+    coverage = fit_logistic(COVERAGE_FEATURES, cx, cy, l2=1.0, weights=cw)
+    p = coverage.predict(cx)
+    threshold = _threshold(p, kinds, unanswered)
+    span_threshold = _span_threshold(ranked, scorer)
+    counts: dict[str, Any] = {}
+    for kind in sorted(set(kinds)):
+        mask = np.array([k == kind for k in kinds])
+        counts[kind] = {
+            "rows": int(mask.sum()),
+            "covered_rate": round(float((p[mask] >= threshold).mean()), 4),
+            "curve": {
+                f"{t:.2f}": round(float((p[mask] >= t).mean()), 3)
+                for t in np.linspace(0.1, 0.95, 18)
+            },
+        }
+    top1 = np.mean([ex.labels[int(np.argmax(scorer.predict(ex.judged.features)))] for ex in ranked])
+    data = {
+        "scorer": scorer.to_json(),
+        "coverage": coverage.to_json(),
+        "coverage_threshold": threshold,
+        "span_threshold": span_threshold,
+        "trained_on": {
+            "data": ["squad-train10", "backend/training/sample-book-questions.jsonl"],
+            "unit_rows": len(y),
+            "questions_ranked": len(ranked),
+            "declined_before_the_model": unanswered,
+            "best_unit_right_on_train": round(float(top1), 4),
+            "coverage_on_train": counts,
+        },
+    }
+    Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(data["trained_on"], indent=1))
+    print(
+        f"coverage_threshold {threshold}, span_threshold {span_threshold}; "
+        f"{time.perf_counter() - started:.0f} s",
+        file=sys.stderr,
+    )
+    embedder.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
