@@ -269,21 +269,41 @@ def _coverage_rows(examples: list[Example], scorer: Logistic) -> tuple[np.ndarra
 # answerable from their own paragraph). The lowest threshold that does so answers the most.
 OFF_TOPIC_DECLINED = 0.97
 ADVERSARIAL_DECLINED = 0.35
+# A selection was chosen by the reader: another paragraph of the same article must still be
+# declined nearly always; SQuAD's unanswerable questions about it, as often as before (0.14).
+SELECTION_OTHER_DECLINED = 0.90
+SELECTION_ADVERSARIAL_DECLINED = 0.15
 
 
-def _threshold(p: np.ndarray, kinds: list[str], unanswered: dict[str, int]) -> float:
-    """The lowest coverage threshold meeting both decline targets in book mode."""
+def _fit_coverage(examples: list[Example], scorer: Logistic) -> Logistic:
+    cx, cy = _coverage_rows(examples, scorer)
+    weights = np.array([ex.weight for ex in examples])
+    return fit_logistic(COVERAGE_FEATURES, cx, cy, l2=1.0, weights=weights)
+
+
+def _threshold(
+    p: np.ndarray, kinds: list[str], unanswered: dict[str, int], *, selection: bool = False
+) -> float:
+    """The lowest coverage threshold meeting both decline targets of book (or selection) mode."""
     kinds_arr = np.array(kinds)
+    names = (
+        ("selection-other", "selection-adversarial") if selection else ("off-topic", "adversarial")
+    )
+    targets = (
+        (SELECTION_OTHER_DECLINED, SELECTION_ADVERSARIAL_DECLINED)
+        if selection
+        else (
+            OFF_TOPIC_DECLINED,
+            ADVERSARIAL_DECLINED,
+        )
+    )
     for t in np.linspace(0.05, 0.95, 181):
         declined = {}
-        for kind in ("off-topic", "adversarial"):
+        for kind in names:
             mask = kinds_arr == kind
             total = int(mask.sum()) + unanswered.get(kind, 0)
             declined[kind] = (int((p[mask] < t).sum()) + unanswered.get(kind, 0)) / max(1, total)
-        if (
-            declined["off-topic"] >= OFF_TOPIC_DECLINED
-            and declined["adversarial"] >= ADVERSARIAL_DECLINED
-        ):
+        if declined[names[0]] >= targets[0] and declined[names[1]] >= targets[1]:
             return round(float(t), 4)
     return 0.95
 
@@ -345,12 +365,19 @@ def main() -> int:
         [np.full(len(ex.labels), ex.weight / max(1.0, ex.labels.sum())) for ex in ranked]
     )
     scorer = fit_logistic(FEATURES, x, y, l2=1.0, weights=w)
-    cx, cy = _coverage_rows(examples, scorer)
+    book_rows = [ex for ex in examples if not ex.kind.startswith("selection-")]
+    selection_rows = [ex for ex in examples if ex.kind.startswith("selection-")]
+    coverage = _fit_coverage(book_rows, scorer)
+    selection_coverage = _fit_coverage(selection_rows, scorer)
     kinds = [ex.kind for ex in examples]
-    cw = np.array([ex.weight for ex in examples])
-    coverage = fit_logistic(COVERAGE_FEATURES, cx, cy, l2=1.0, weights=cw)
-    p = coverage.predict(cx)
+    cx, _ = _coverage_rows(examples, scorer)
+    p = np.where(
+        [k.startswith("selection-") for k in kinds],
+        selection_coverage.predict(cx),
+        coverage.predict(cx),
+    )
     threshold = _threshold(p, kinds, unanswered)
+    selection_threshold = _threshold(p, kinds, {}, selection=True)
     span_threshold = _span_threshold(ranked, scorer)
     counts: dict[str, Any] = {}
     for kind in sorted(set(kinds)):
@@ -369,6 +396,8 @@ def main() -> int:
         "coverage": coverage.to_json(),
         "coverage_threshold": threshold,
         "span_threshold": span_threshold,
+        "selection_coverage": selection_coverage.to_json(),
+        "selection_threshold": selection_threshold,
         "trained_on": {
             "data": ["squad-train10", "backend/training/sample-book-questions.jsonl"],
             "unit_rows": len(y),

@@ -144,8 +144,11 @@ def compose(
     kind: Kind = "span",
     intro: str = "",
 ) -> Composition:
-    """The answer built from `chosen` units, cited by passage, in reading order."""
-    ordered = sorted(chosen, key=lambda c: (c.source, c.position))
+    """The answer from `chosen` units (best first), cited by passage, each in reading order."""
+    # The passage of the first chosen unit (the best one) comes first and is cited [1]; each
+    # passage's units keep their reading order.
+    first = {c.source: i for i, c in reversed(list(enumerate(chosen)))}
+    ordered = sorted(chosen, key=lambda c: (first[c.source], c.position))
     numbers: dict[int, int] = {}
     runs: dict[int, list[Unit]] = {}
     for c in ordered:

@@ -39,6 +39,8 @@ class Grounding:
     best_support: float
     passages: tuple[Passage, ...] = ()
     covered: bool = False  # the coverage model said yes (a named term may still be missing)
+    threshold: float = 0.5  # the P(covered) it was held to
+    best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +117,12 @@ def decide(
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
-    if covered < (model.coverage_threshold if threshold is None else threshold):
+    if covered < (model.threshold(judged.coverage) if threshold is None else threshold):
         return None, covered
     if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
-        return None, min(covered, 0.5 * model.coverage_threshold)
+        return None, min(covered, 0.5 * model.threshold(judged.coverage))
     best = select.best_index(judged.candidates, judged.scores)
     if judged.scores[best] >= model.span_threshold:
         chosen = select.span(judged.candidates, judged.scores, max_words)
@@ -132,6 +134,22 @@ def decide(
     section = sources[chosen[0].source].section
     intro = f"The most relevant passage, from “{section}”:" if section else ""
     return compose(chosen, sources, support=covered, kind="passage", intro=intro), covered
+
+
+# A chapter "covers" a question only if the rest of the book does not answer it far better.
+MUCH_BETTER = 2.0
+
+
+def elsewhere(chapter: Grounding, book: Grounding, key: str) -> bool:
+    """True when the book answers the question from another chapter much better than the
+    chapter does: a unit that answers on its own against the chapter's mere passage, or a unit
+    scoring MUCH_BETTER times the chapter's best. The chapter then declines and points there."""
+    found = book.composition
+    if found is None or not found.citations or found.citations[0].chapter == key:
+        return False
+    if chapter.composition is not None and chapter.composition.kind == "passage":
+        return found.kind == "span"
+    return book.best_score >= MUCH_BETTER * chapter.best_score
 
 
 class Grounder:
@@ -179,7 +197,9 @@ class Grounder:
             threshold=self._settings.min_coverage,
         )
         passages = tuple(Passage.from_hit(h) for h in relevant)
-        return Grounding(composition, covered, passages, composition is not None)
+        threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
+        best = float(judged.scores.max()) if len(judged.scores) else 0.0
+        return Grounding(composition, covered, passages, composition is not None, threshold, best)
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]

@@ -79,29 +79,52 @@ class Logistic:
 
 @dataclass(frozen=True, slots=True)
 class AnswerModel:
-    """The unit scorer, the coverage model and the two thresholds fitted with them."""
+    """The unit scorer, the coverage models and the thresholds fitted with them.
+
+    A selection has its own coverage model: the reader chose the passage, which has no heading
+    and no retrieval behind it, so the same figures mean something else there."""
 
     scorer: Logistic
     coverage: Logistic
     coverage_threshold: float  # P(covered) below this: decline
     span_threshold: float  # best unit score below this: answer with the passage, not a span
     trained_on: dict[str, Any]
+    selection_coverage: Logistic | None = None
+    selection_threshold: float = 0.5
 
     def covered(self, features: NDArray[np.float64]) -> float:
         """P(the passages cover the question), from one row of COVERAGE_FEATURES."""
-        return float(self.coverage.predict(features.reshape(1, -1))[0])
+        model = self.coverage
+        if self.selection_coverage is not None and _is_selection(features):
+            model = self.selection_coverage
+        return float(model.predict(features.reshape(1, -1))[0])
+
+    def threshold(self, features: NDArray[np.float64]) -> float:
+        """The calibrated P(covered) threshold for the mode this coverage row belongs to."""
+        if self.selection_coverage is not None and _is_selection(features):
+            return self.selection_threshold
+        return self.coverage_threshold
+
+
+def _is_selection(features: NDArray[np.float64]) -> bool:
+    return bool(features[COVERAGE_FEATURES.index("selection")] > 0)
 
 
 def load_model(data: dict[str, Any]) -> AnswerModel:
     """The model from its JSON form."""
     from bookchat.answer.features import FEATURES
 
+    selection = data.get("selection_coverage")
     return AnswerModel(
         scorer=Logistic.from_json(data["scorer"], FEATURES),
         coverage=Logistic.from_json(data["coverage"], COVERAGE_FEATURES),
         coverage_threshold=float(data["coverage_threshold"]),
         span_threshold=float(data["span_threshold"]),
         trained_on=dict(data.get("trained_on", {})),
+        selection_coverage=(
+            Logistic.from_json(selection, COVERAGE_FEATURES) if selection else None
+        ),
+        selection_threshold=float(data.get("selection_threshold", data["coverage_threshold"])),
     )
 
 

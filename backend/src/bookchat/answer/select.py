@@ -19,7 +19,7 @@ from bookchat.answer.compose import cost
 from bookchat.answer.features import Candidate
 
 # Other units join the best one when their score is at least this share of its score.
-NEAR_BEST = 0.7
+NEAR_BEST = 0.3
 MAX_EXTRA = 2
 # The sentence before or after the best one, in its paragraph, comes along at this share.
 NEIGHBOUR_SHARE = 0.15
@@ -110,7 +110,7 @@ def _neighbours(
 def span(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
-    """The best unit, completed, plus units of its passage nearly as good (MAX_EXTRA more)."""
+    """The best unit, completed, plus units nearly as good (at most MAX_EXTRA more)."""
     budget = _Budget(min(max_words, TARGET_WORDS))
     best = best_index(candidates, scores)
     if not budget.take(candidates[best]):
@@ -125,8 +125,7 @@ def span(
         c = candidates[int(i)]
         if extra >= MAX_EXTRA or scores[i] < floor:
             break
-        # Only from the same passage: the answer stays one place the reader can check.
-        if c in budget.taken or c.unit.role == "furniture" or c.source != candidates[best].source:
+        if c in budget.taken or c.unit.role == "furniture":
             continue
         if budget.take(c):
             extra += 1
@@ -136,9 +135,13 @@ def span(
 def passage(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
-    """A window of whole units of the best unit's passage: from that unit on (then back), at
-    most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage."""
-    best = candidates[best_index(candidates, scores)]
+    """A window of whole units of the top passage around its best unit: from that unit on (then
+    back), at most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage.
+
+    No unit answers on its own here, so a weak unit score is no reason to leave the passage
+    retrieval ranked first."""
+    top = [i for i, c in enumerate(candidates) if c.source == candidates[0].source]
+    best = candidates[top[best_index([candidates[i] for i in top], scores[top])]]
     own = [
         c
         for c in candidates

@@ -15,7 +15,14 @@ from bookchat.answer import decline
 from bookchat.answer.decline import confidence, selection_source, suggest_chapter
 from bookchat.answer.features import Context
 from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
-from bookchat.answer.grounding import Grounder, Grounding, decide, judge, unit_candidates
+from bookchat.answer.grounding import (
+    Grounder,
+    Grounding,
+    decide,
+    elsewhere,
+    judge,
+    unit_candidates,
+)
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
@@ -185,7 +192,7 @@ class AnswerService:
 
     def _outcome(self, grounding: Grounding, abstention: str) -> Outcome:
         """The response fields of a grounding; confidence is 0.5 at the coverage threshold."""
-        threshold = self._settings.min_coverage or self._model.coverage_threshold
+        threshold = grounding.threshold
         comp = grounding.composition
         if comp is None:
             # An abstention never claims more than the threshold's 0.5.
@@ -217,9 +224,9 @@ class AnswerService:
         grounding = await self._grounder.ground(
             query, vector, request.top_k, request.chapter, focus=focus
         )
-        if grounding.composition is not None:
-            return self._outcome(grounding, "")
         book = await self._grounder.ground(query, vector, request.top_k, focus=focus)
+        if grounding.composition is not None and not elsewhere(grounding, book, request.chapter):
+            return self._outcome(grounding, "")
         suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
         outcome = self._outcome(
             grounding, decline.chapter_message(str(chapter["title"]), suggestion)
@@ -256,6 +263,7 @@ class AnswerService:
             threshold=self._settings.min_coverage,
         )
         selected = (Passage(source, request.selection),)
+        threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         return self._outcome(
-            Grounding(comp, covered, selected, comp is not None), decline.SELECTION
+            Grounding(comp, covered, selected, comp is not None, threshold), decline.SELECTION
         )
