@@ -26,14 +26,14 @@ def test_units_of_one_passage_share_a_marker_after_the_last() -> None:
     assert [c.index for c in comp.citations] == [1]
 
 
-def test_passages_are_numbered_in_answer_order_and_only_cited_ones_appear() -> None:
-    first = _candidates("Tags mark releases in history.", source=2)
-    second = _candidates("Remotes are other copies of a repository.", source=0)
-    comp = compose([*first, *second], [_source(0), _source(1), _source(2)], support=0.9)
+def test_the_best_units_passage_is_cited_first_and_only_cited_passages_appear() -> None:
+    best = _candidates("Tags mark releases in history.", source=2)
+    extra = _candidates("Remotes are other copies of a repository.", source=0)
+    comp = compose([*best, *extra], [_source(0), _source(1), _source(2)], support=0.9)
     assert comp.answer == (
-        "Remotes are other copies of a repository. [1]\n\nTags mark releases in history. [2]"
+        "Tags mark releases in history. [1]\n\nRemotes are other copies of a repository. [2]"
     )
-    assert [c.section for c in comp.citations] == ["Section 0", "Section 2"]
+    assert [c.section for c in comp.citations] == ["Section 2", "Section 0"]
 
 
 def test_a_table_row_is_shown_under_its_header_and_the_marker_stays_outside_the_table() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookchat.answer.grounding import POOL_PASSAGES, Grounder
+from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere
 from bookchat.answer.model import default_model
 from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.config import Settings
@@ -64,3 +64,33 @@ async def test_a_follow_up_picks_units_by_its_own_words(
     grounding = await grounder.ground(widened, rows[0], top_k=5, focus=(own, rows[1]))
     assert grounding.composition is not None
     assert "--mixed" in grounding.composition.answer
+
+
+def _grounding(kind: str | None, chapter: str, best: float) -> Grounding:
+    from bookchat.answer.compose import Composition
+    from bookchat.answer.schema import Citation
+
+    if kind is None:
+        return Grounding(None, 0.0)
+    cite = Citation(
+        index=1,
+        chunk_id="c",
+        path="p.md",
+        doc_id="d",
+        chapter=chapter,
+        chapter_title="T",
+        section="S",
+        url="/u",
+        excerpt="e",
+        score=0.5,
+    )
+    return Grounding(Composition("a [1]", [cite], 0.9, kind), 0.9, (), True, 0.5, best)  # type: ignore[arg-type]
+
+
+def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -> None:
+    here = "branching"
+    assert elsewhere(_grounding("passage", here, 0.2), _grounding("span", "everyday", 0.5), here)
+    assert elsewhere(_grounding("span", here, 0.2), _grounding("span", "everyday", 0.41), here)
+    assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "everyday", 0.41), here)
+    assert not elsewhere(_grounding("span", here, 0.1), _grounding("span", here, 0.9), here)
+    assert not elsewhere(_grounding("span", here, 0.1), _grounding(None, "", 0.0), here)

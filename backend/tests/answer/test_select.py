@@ -84,3 +84,31 @@ def test_a_passage_answer_is_a_window_of_whole_units_around_the_best() -> None:
     assert all(c.source == 0 for c in chosen)
     leads = {c.unit.lead for c in chosen if c.unit.lead and c.unit.lead not in texts}
     assert sum(len(t.split()) for t in [*texts, *leads]) <= 40  # a lead-in shown once counts once
+
+
+def test_a_passage_answer_stays_in_the_top_passage_unless_a_unit_elsewhere_is_clearly_better() -> (
+    None
+):
+    first = [
+        Candidate(u, 0, i, 2, "a", "t")
+        for i, u in enumerate(split_units("Alpha is here. Beta is there."))
+    ]
+    second = [
+        Candidate(u, 1, i, 1, "b", "t") for i, u in enumerate(split_units("Gamma is elsewhere."))
+    ]
+    candidates = first + second
+    close = np.array([0.2, 0.1, 0.25])
+    assert {c.source for c in select.passage(candidates, close, 40)} == {0}
+    clearly = np.array([0.2, 0.1, 0.2 * select.CLEARLY_BETTER])
+    assert {c.source for c in select.passage(candidates, clearly, 40)} == {1}
+
+
+def test_a_passage_answer_skips_a_best_unit_too_long_to_quote() -> None:
+    script = "```bash\n" + "\n".join(f"echo line {i} of a long script" for i in range(30)) + "\n```"
+    units = split_units(
+        f"Run the hook like this:\n\n{script}\n\nTest it with `git hook run pre-commit` today."
+    )
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    scores = np.array([0.1 if u.role != "code" else 0.3 for u in units])
+    chosen = select.passage(candidates, scores, 120)
+    assert chosen and all(c.unit.role != "code" for c in chosen)

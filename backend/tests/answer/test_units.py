@@ -87,3 +87,15 @@ def test_stored_units_round_trip_and_old_payloads_are_parsed() -> None:
     stored = payload_units({"units": [u.to_json() for u in units], "text": "ignored"})
     assert stored == units
     assert payload_units({"text": "An older payload has text only."})[0].role == "prose"
+
+
+def test_a_selection_without_markup_still_splits_before_a_lower_case_command() -> None:
+    text = (
+        "After rebasing you must force-push. git push --force overwrites the remote branch. "
+        "Use a pager, e.g. less or more, to read it."
+    )
+    assert [u.text for u in split_units(text)] == [
+        "After rebasing you must force-push.",
+        "git push --force overwrites the remote branch.",
+        "Use a pager, e.g. less or more, to read it.",
+    ]

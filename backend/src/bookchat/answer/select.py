@@ -28,6 +28,8 @@ NEIGHBOUR_SHARE = 0.15
 TARGET_WORDS = 70
 # A passage answer is a window of at most this many units, as a reader would quote it.
 WINDOW = 3
+# A passage answer leaves the top-ranked passage only for a unit scoring this many times better.
+CLEARLY_BETTER = 1.5
 
 
 def best_index(candidates: Sequence[Candidate], scores: NDArray[np.float64]) -> int:
@@ -139,18 +141,25 @@ def passage(
     back), at most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage.
 
     No unit answers on its own here, so a weak unit score is no reason to leave the passage
-    retrieval ranked first."""
+    retrieval ranked first, unless a unit elsewhere scores CLEARLY_BETTER times its best."""
     top = [i for i, c in enumerate(candidates) if c.source == candidates[0].source]
     best = candidates[top[best_index([candidates[i] for i in top], scores[top])]]
+    overall = best_index(candidates, scores)
+    if scores[overall] >= CLEARLY_BETTER * max(float(scores[top].max()), 1e-9):
+        best = candidates[overall]
     own = [
         c
         for c in candidates
         if c.source == best.source and (c.unit.role != "furniture" or best.unit.role == "furniture")
     ]
-    at = own.index(best)
     budget = _Budget(min(max_words, TARGET_WORDS))
     if not budget.take(best):
-        return []
+        # A long script is no passage to read out: the passage's best unit that fits instead.
+        ranked = sorted(own, key=lambda c: -scores[candidates.index(c)])
+        best = next((c for c in ranked if budget.take(c)), best)
+        if not budget.taken:
+            return []
+    at = own.index(best)
     for c in [*own[at + 1 :], *reversed(own[:at])]:
         if len(budget.taken) >= WINDOW or not budget.take(c):
             break

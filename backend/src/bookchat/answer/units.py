@@ -112,9 +112,26 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
+# A selection arrives with its markup removed, so "... must force-push. git push --force ..."
+# starts a sentence in lower case: split there too, unless the period ends an abbreviation.
+_LOWER_START = re.compile(r"(?<=[a-z0-9)][.!?])\s+(?=[a-z][\w-]* [\w-]+ )")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig|ch|sec)\.)$", re.I)
+
+
 def _sentences(text: str) -> list[str]:
-    pieces = (piece.strip() for piece in _SENTENCE_END.split(text))
-    return [p for p in pieces if p]
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        parts = _LOWER_START.split(piece)
+        for part in parts:
+            if (
+                out
+                and (len(out[-1].split()) < 4 or _ABBREVIATION.search(out[-1]))
+                and part is not parts[0]
+            ):
+                out[-1] = f"{out[-1]} {part.strip()}"
+            elif part.strip():
+                out.append(part.strip())
+    return out
 
 
 def _quotable(text: str) -> bool:
