@@ -5,7 +5,7 @@ BOOKCHAT := $(VENV)/bin/bookchat
 export HF_HUB_OFFLINE := 1
 export NO_UPDATE_NOTIFIER := 1
 
-.PHONY: run test setup setup-python setup-web lint test-python test-web eval eval-shared bench clean
+.PHONY: run test setup setup-python setup-web lint test-python test-web eval eval-shared train bench clean
 
 ## run: install, ingest the sample book, serve the API (:8000) and the site (:3000)
 run: setup
@@ -40,6 +40,11 @@ eval: setup-python
 ## eval-shared: squad-dev10 and robotics-textbook evaluations (needs ../shared), rows in bench/results/
 eval-shared: setup-python
 	@scripts/eval-shared.sh
+
+## train: refit the answer model (backend/src/bookchat/answer/model.json) on squad-train10 and the
+## sample book's training questions (needs ../shared; ~2 min on 2 cores; deterministic)
+train: setup-python
+	$(VENV)/bin/python backend/training/train.py
 
 ## bench: ingestion, query and scale benchmarks (JSON on stdout; needs ../shared)
 bench: setup-python

@@ -112,3 +112,16 @@ def test_a_passage_answer_skips_a_best_unit_too_long_to_quote() -> None:
     scores = np.array([0.1 if u.role != "code" else 0.3 for u in units])
     chosen = select.passage(candidates, scores, 120)
     assert chosen and all(c.unit.role != "code" for c in chosen)
+
+
+def test_a_passage_answer_never_quotes_a_self_check_when_a_lesson_passage_follows() -> None:
+    checks = split_units(
+        "**Question 1**: What is a service?", ("Lesson", "Check Your Understanding")
+    )
+    lesson = split_units("A service answers one request with one response.")
+    candidates = [
+        Candidate(u, 0, i, 1, "Check Your Understanding", "t") for i, u in enumerate(checks)
+    ]
+    candidates += [Candidate(u, 1, i, 1, "Services", "t") for i, u in enumerate(lesson)]
+    chosen = select.passage(candidates, np.array([0.3, 0.2]), 120)
+    assert [c.unit.role for c in chosen] == ["prose"]

@@ -142,7 +142,10 @@ def passage(
 
     No unit answers on its own here, so a weak unit score is no reason to leave the passage
     retrieval ranked first, unless a unit elsewhere scores CLEARLY_BETTER times its best."""
-    top = [i for i, c in enumerate(candidates) if c.source == candidates[0].source]
+    # The first passage with anything but furniture: a self-check or a reading list is no answer.
+    quotable = [c.source for c in candidates if c.unit.role != "furniture"]
+    first = quotable[0] if quotable else candidates[0].source
+    top = [i for i, c in enumerate(candidates) if c.source == first]
     best = candidates[top[best_index([candidates[i] for i in top], scores[top])]]
     overall = best_index(candidates, scores)
     if scores[overall] >= CLEARLY_BETTER * max(float(scores[top].max()), 1e-9):
