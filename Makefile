@@ -24,7 +24,7 @@ setup-web:
 	@scripts/web.sh install
 
 lint: setup-python
-	cd backend && .venv/bin/ruff check src tests ../bench && .venv/bin/ruff format --check src tests ../bench && .venv/bin/mypy
+	cd backend && .venv/bin/ruff check src tests training ../bench && .venv/bin/ruff format --check src tests training ../bench && .venv/bin/mypy
 
 test-python: setup-python
 	@scripts/services.sh

@@ -13,7 +13,7 @@ step() {
 }
 
 scripts/services.sh
-step "lint: ruff" bash -c "cd backend && .venv/bin/ruff check src tests ../bench && .venv/bin/ruff format --check src tests ../bench"
+step "lint: ruff" bash -c "cd backend && .venv/bin/ruff check src tests training ../bench && .venv/bin/ruff format --check src tests training ../bench"
 step "types: mypy" bash -c "cd backend && .venv/bin/mypy"
 step "backend tests: pytest" bash -c "cd backend && .venv/bin/python -m pytest"
 if [ -f backend/evals/sample-book.jsonl ]; then

@@ -171,7 +171,7 @@ async def book_examples(
     out: list[Example] = []
     for i, (q, vector) in enumerate(zip(questions, vectors, strict=True)):
         weight = SAMPLE_BOOK_WEIGHT if q.book == "sample" else 1.0
-        asks = [("answerable" if q.answers else "adversarial", None)]
+        asks: list[tuple[str, str | None]] = [("answerable" if q.answers else "adversarial", None)]
         if q.answers and i % OFF_TOPIC_EVERY == 0:
             asks.append(("off-topic", q.path))
         for kind, drop in asks:

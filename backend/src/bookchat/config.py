@@ -54,9 +54,7 @@ class Settings(BaseSettings):
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     # P(covered) below which bookchat declines. Unset: the threshold calibrated together with the
     # committed answer model (answer/model.json; decisions.md, "Learned answer model").
-    min_coverage: float | None = Field(
-        default=None, ge=0.0, le=1.0, alias="BOOKCHAT_MIN_COVERAGE"
-    )
+    min_coverage: float | None = Field(default=None, ge=0.0, le=1.0, alias="BOOKCHAT_MIN_COVERAGE")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
     # Fill the sentence cache in the background at start-up and after each ingest: stored sentence
     # vectors are copied in, and only an index built before they were stored is embedded, so the

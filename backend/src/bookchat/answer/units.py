@@ -29,8 +29,9 @@ ROLES: tuple[Role, ...] = (
     "furniture",
 )
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+")
+# Shared with the check of generated answers, which reads Markdown the same way.
+FENCE = re.compile(r"^\s*(```|~~~)")
+LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _QUOTE = re.compile(r"^\s*>\s?")
 # A sentence ends at . ! or ? followed by space and something that can start a sentence.
@@ -88,10 +89,10 @@ class Unit:
             if header and len(header) == len(cells):
                 return "; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=True))
             return "; ".join(cells)
-        if self.role == "code" or _FENCE.match(self.text):
-            body = "\n".join(line for line in self.text.splitlines() if not _FENCE.match(line))
+        if self.role == "code" or FENCE.match(self.text):
+            body = "\n".join(line for line in self.text.splitlines() if not FENCE.match(line))
             return f"{self.lead} {body}".strip()[:600]
-        text = _QUOTE.sub("", _LIST_ITEM.sub("", self.text, count=1))
+        text = _QUOTE.sub("", LIST_ITEM.sub("", self.text, count=1))
         if self.role in ("list_item", "furniture") and self.lead.rstrip("*_` ").endswith(":"):
             # "**Action Components**:" names what each item is one of: the item alone does not.
             return f"{self.lead} {text}"
@@ -165,12 +166,12 @@ def _blocks(text: str) -> Iterator[_Block]:
         if in_fence:
             assert current is not None
             current.lines.append(line.rstrip())
-            if _FENCE.match(line):
+            if FENCE.match(line):
                 in_fence = False
                 yield current
                 current = None
             continue
-        if _FENCE.match(line):
+        if FENCE.match(line):
             if current:
                 yield current
             current, in_fence = _Block("code", [line.rstrip()]), True
@@ -186,7 +187,7 @@ def _blocks(text: str) -> Iterator[_Block]:
             kind = "table"
         elif _QUOTE.match(line):
             kind = "quote"
-        elif _LIST_ITEM.match(line):
+        elif LIST_ITEM.match(line):
             kind = "list"
         elif current is not None and current.kind == "list":
             kind = "list"  # a continuation line of the item above
@@ -204,7 +205,7 @@ def _blocks(text: str) -> Iterator[_Block]:
 def _list_items(lines: Sequence[str]) -> list[str]:
     items: list[str] = []
     for line in lines:
-        if _LIST_ITEM.match(line) or not items:
+        if LIST_ITEM.match(line) or not items:
             items.append(line.strip())
         else:
             items[-1] += " " + line.strip()
@@ -229,9 +230,9 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
             lead = last_sentence
             for item in _list_items(block.lines):
                 role: Role = (
-                    "furniture" if _LINK_ONLY.match(_LIST_ITEM.sub("", item)) else "list_item"
+                    "furniture" if _LINK_ONLY.match(LIST_ITEM.sub("", item)) else "list_item"
                 )
-                if _quotable(_LIST_ITEM.sub("", item)):
+                if _quotable(LIST_ITEM.sub("", item)):
                     found.append(Unit(item, role, lead, number))
         elif block.kind == "table":
             rows = [line.strip() for line in block.lines]

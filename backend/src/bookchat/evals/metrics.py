@@ -97,9 +97,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         **_answer_words(rows),
         "answered": _ratio(sum(r.actual_status == "grounded" for r in grounded), len(grounded)),
         "cite_at_1": _ratio(sum(map(_first_citation_is_gold, gold_rows)), len(gold_rows)),
-        "cite_page_at_1": _ratio(
-            sum(map(_first_citation_on_gold_page, gold_rows)), len(gold_rows)
-        ),
+        "cite_page_at_1": _ratio(sum(map(_first_citation_on_gold_page, gold_rows)), len(gold_rows)),
         "latency_ms_p50": _percentile(latencies, 0.50),
         "latency_ms_p95": _percentile(latencies, 0.95),
         "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),

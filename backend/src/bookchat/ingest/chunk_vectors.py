@@ -54,9 +54,7 @@ def embed_missing(model: Embedder, batch: Sequence[ChunkVectors]) -> tuple[int, 
     """Fill in what `batch` lacks with one model call; returns (chunks, sentences) embedded."""
     texts = [item.chunk.embed_text for item in batch if item.dense is None]
     splits = {
-        id(item): chunk_sentences(item.chunk.payload)
-        for item in batch
-        if item.sentences is None
+        id(item): chunk_sentences(item.chunk.payload) for item in batch if item.sentences is None
     }
     # Overlapping chunks repeat their boundary sentences: each distinct one is embedded once.
     distinct = list(dict.fromkeys(s for split in splits.values() for s in split))

@@ -26,15 +26,13 @@ from numpy.typing import NDArray
 from bookchat.answer.llm.agent import REFUSAL, Passage
 from bookchat.answer.schema import Citation, Status
 from bookchat.answer.unit_vectors import SentenceVectors
-from bookchat.answer.units import split_units
+from bookchat.answer.units import FENCE, LIST_ITEM, split_units
 
 EXCERPT_CHARS = 400
 # "[2]", "[2, 3]"; not "[2](url)", which is a Markdown link whose text happens to be a number.
 _GROUP = re.compile(r"(\s*)\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\](?!\()")
 _NUMBER = re.compile(r"\[(\d+)\]")
 _LEADING_MARKERS = re.compile(r"^((?:\[\d+\]\s*)+)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')*_`]*\s+")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf)|\b[A-Z])\.[\"')*_`]*$", re.IGNORECASE)
 # A streamed text ending in one of these probably ends a sentence (a full stop, or a marker).
@@ -172,16 +170,16 @@ def _paragraphs(answer: str) -> Iterator[str]:
     lines: list[str] = []
     in_fence = False
     for line in answer.splitlines():
-        if _FENCE.match(line):
+        if FENCE.match(line):
             in_fence = not in_fence
             continue
         stripped = line.strip()
         if in_fence:
             continue
-        if not stripped or stripped.startswith("#") or _LIST_ITEM.match(line):
+        if not stripped or stripped.startswith("#") or LIST_ITEM.match(line):
             if lines:
                 yield " ".join(lines)
-            lines = [_LIST_ITEM.sub("", line).strip()] if _LIST_ITEM.match(line) else []
+            lines = [LIST_ITEM.sub("", line).strip()] if LIST_ITEM.match(line) else []
             continue
         lines.append(stripped)
     if lines:
