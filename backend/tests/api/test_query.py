@@ -126,6 +126,24 @@ def test_chapter_that_does_not_cover_it_points_to_the_chapter_that_does(client: 
     assert "does not cover" in body["answer"]
 
 
+def test_a_chapter_that_only_comes_near_declines_when_another_chapter_answers(
+    client: Any,
+) -> None:
+    # "Installing on Linux" mentions releases, so the chapter is not silent; but Team Workflows
+    # answers with a sentence of its own, and the reader is pointed there instead.
+    body = _ask(
+        client,
+        question="What goes into a release branch in git flow?",
+        mode="chapter",
+        chapter="getting-started",
+    ).json()
+    assert body["status"] == "abstained"
+    assert body["citations"] == []
+    assert body["answer"].startswith("The chapter “Getting Started” does not cover this question.")
+    assert body["suggested_chapter"]["key"] == "workflows"
+    assert body["confidence"] <= 0.5
+
+
 def test_unknown_chapter_is_404_naming_the_chapters_endpoint(client: Any) -> None:
     response = _ask(client, question="What is a branch?", mode="chapter", chapter="no-such")
     assert response.status_code == 404

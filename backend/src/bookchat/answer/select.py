@@ -162,6 +162,7 @@ def passage(
         best = next((c for c in ranked if budget.take(c)), best)
         if not budget.taken:
             return []
+    _complete(own, best, budget)
     at = own.index(best)
     for c in [*own[at + 1 :], *reversed(own[:at])]:
         if len(budget.taken) >= WINDOW or not budget.take(c):

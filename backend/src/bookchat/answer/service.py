@@ -228,8 +228,9 @@ class AnswerService:
         if grounding.composition is not None and not elsewhere(grounding, book, request.chapter):
             return self._outcome(grounding, "")
         suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
+        declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
         outcome = self._outcome(
-            grounding, decline.chapter_message(str(chapter["title"]), suggestion)
+            declined, decline.chapter_message(str(chapter["title"]), suggestion)
         )
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
 
