@@ -51,7 +51,8 @@ _FURNITURE_HEADING = re.compile(
     r"check your understanding|self[- ](?:check|assessment)|quiz|review questions|"
     r"next (?:steps|lesson|chapter)|what's next|up next|table of contents|"
     r"submission|deliverables|grading(?: rubric)?|grade breakdown|academic integrity|"
-    r"module assessment|weekly breakdown|extension ideas.*|task \d+\b.*|.*\(\d+ points?\))\s*[:!]?$",
+    r"module assessment|weekly breakdown|extension ideas.*|task \d+\b.*|"
+    r".*\(\d+ points?\))\s*[:!]?$",
     re.IGNORECASE,
 )
 # Sentences that are furniture wherever they stand.
