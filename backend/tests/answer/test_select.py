@@ -80,7 +80,9 @@ def test_a_passage_answer_is_a_window_of_whole_units_around_the_best() -> None:
     chosen = select.passage(candidates, _scores(candidates, "It never creates"), 40)
     texts = _texts(chosen)
     assert texts[0] == "It never creates a merge commit."  # the best unit, then what follows it
-    assert len(chosen) <= select.WINDOW
+    lists = {c.unit.block for c in chosen if c.unit.role == "list_item"}
+    others = [c for c in chosen if c.unit.role != "list_item"]
+    assert len(others) + len(lists) <= select.WINDOW  # an announced list is one piece
     assert all(c.source == 0 for c in chosen)
     leads = {c.unit.lead for c in chosen if c.unit.lead and c.unit.lead not in texts}
     assert sum(len(t.split()) for t in [*texts, *leads]) <= 40  # a lead-in shown once counts once
@@ -125,3 +127,15 @@ def test_a_passage_answer_never_quotes_a_self_check_when_a_lesson_passage_follow
     candidates += [Candidate(u, 1, i, 1, "Services", "t") for i, u in enumerate(lesson)]
     chosen = select.passage(candidates, np.array([0.3, 0.2]), 120)
     assert [c.unit.role for c in chosen] == ["prose"]
+
+
+def test_a_passage_window_reads_an_announced_list_whole() -> None:
+    text = (
+        "Each entry point means:\n\n- Command name: `talker`.\n"
+        "- Python module: `pkg.talker`.\n- Function to call: `main()`."
+    )
+    units = split_units(text)
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    scores = np.array([0.3, 0.1, 0.1, 0.1])
+    chosen = select.passage(candidates, scores, 120)
+    assert [c.unit.role for c in chosen].count("list_item") == 3

@@ -165,6 +165,17 @@ def passage(
     _complete(own, best, budget)
     at = own.index(best)
     for c in [*own[at + 1 :], *reversed(own[:at])]:
-        if len(budget.taken) >= WINDOW or not budget.take(c):
+        if c in budget.taken:
+            continue
+        # An announced list counts as one piece of the window: it is read as a whole.
+        if _pieces(budget.taken) >= WINDOW or not budget.take(c):
             break
+        _complete(own, c, budget)
     return budget.taken
+
+
+def _pieces(taken: Sequence[Candidate]) -> int:
+    """Units of a window, a list under a lead-in ending in a colon counted once."""
+    lists = {(c.source, c.unit.block) for c in taken if c.unit.role == "list_item"}
+    items = sum(1 for c in taken if c.unit.role == "list_item")
+    return len(taken) - items + len(lists)
