@@ -84,7 +84,7 @@ def _grounding(kind: str | None, chapter: str, best: float) -> Grounding:
         excerpt="e",
         score=0.5,
     )
-    return Grounding(Composition("a [1]", [cite], 0.9, kind), 0.9, (), True, 0.5, best)  # type: ignore[arg-type]
+    return Grounding(Composition("a [1]", [cite], 0.9, kind), 0.9, (), 0.5, best)  # type: ignore[arg-type]
 
 
 def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -> None:

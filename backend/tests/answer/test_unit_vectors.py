@@ -48,23 +48,10 @@ Too short. See e.g. the manual (section 3.2) for details on "ours" and 'theirs' 
 ## A heading is not a sentence
 Version 2.23 added `git switch`. It splits checkout's jobs in two."""
 
-# The split each layout stands for. When split_sentences changes this, bump SENTENCE_LAYOUT in
-# bookchat/answer/sentence_layout.py and pin the new split here under the new number: indexes
-# then re-embed their sentences at the next ingest instead of serving rows of the old split.
+# The units the current layout stands for. When the unit parser changes this, bump
+# SENTENCE_LAYOUT in bookchat/answer/unit_vectors.py and pin the new units here under the new
+# number: indexes then re-embed their units at the next ingest instead of serving old rows.
 PINNED = {
-    1: [
-        "A branch is a movable pointer to a commit.",
-        "Creating one is cheap!",
-        "Why does Git stay fast?",
-        "Because it only writes a 41-byte file.",
-        "`git switch -c topic` creates and checks out a branch.",
-        "Delete it with `git branch -d topic` once merged.",
-        "git merge: joins two histories into one",
-        "git rebase: replays commits on a new base",
-        "See e.g. the manual (section 3.2) for details on \"ours\" and 'theirs' strategies.",
-        "Version 2.23 added `git switch`.",
-        "It splits checkout's jobs in two.",
-    ],
     # Answer units: list items, table rows read with their header, the code block, whole.
     3: [
         "A branch is a movable pointer to a commit.",

@@ -108,7 +108,7 @@ def coverage_features(
     passage_terms = set().union(*(content_terms(c.unit.plain) for c in own)) | content_terms(
         f"{own[0].heading} {own[0].title}"
     )
-    everywhere = set().union(*pool) | content_terms(" ".join(evidence))
+    everywhere = set().union(*pool, *(content_terms(text) for text in evidence))
     values = {
         "bias": 1.0,
         "best_score": float(scores[best]),

@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,12 +52,16 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
-def content_terms(text: str) -> set[str]:
-    """Lower-cased, stemmed words of `text` that carry meaning (stop words dropped)."""
-    return {_stem(tok) for tok in _TOKEN.findall(text.lower()) if tok not in STOPWORDS}
+@lru_cache(maxsize=8192)
+def content_terms(text: str) -> frozenset[str]:
+    """Lower-cased, stemmed words of `text` that carry meaning (stop words dropped).
+
+    Cached: a question's units, headings and passages are read by the features and again by the
+    coverage row, and the same units come back from question to question."""
+    return frozenset(_stem(tok) for tok in _TOKEN.findall(text.lower()) if tok not in STOPWORDS)
 
 
-def idf_weights(pool: Sequence[set[str]]) -> dict[str, float]:
+def idf_weights(pool: Sequence[AbstractSet[str]]) -> dict[str, float]:
     """Inverse document frequency of every term over a pool of sentences."""
     df: dict[str, int] = {}
     for terms in pool:
@@ -65,7 +71,9 @@ def idf_weights(pool: Sequence[set[str]]) -> dict[str, float]:
     return {term: math.log(1.0 + n / (count + 1.0)) for term, count in df.items()}
 
 
-def overlap(question: set[str], sentence: set[str], idf: dict[str, float], unseen: float) -> float:
+def overlap(
+    question: AbstractSet[str], sentence: AbstractSet[str], idf: dict[str, float], unseen: float
+) -> float:
     """Share of the question's (IDF-weighted) content the sentence contains, 0-1."""
     if not question:
         return 0.0

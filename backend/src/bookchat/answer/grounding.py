@@ -38,9 +38,13 @@ class Grounding:
     composition: Composition | None
     best_support: float
     passages: tuple[Passage, ...] = ()
-    covered: bool = False  # the coverage model said yes (a named term may still be missing)
     threshold: float = 0.5  # the P(covered) it was held to
     best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
+
+    @property
+    def covered(self) -> bool:
+        """True when the passages were judged to cover the question (an answer was composed)."""
+        return self.composition is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +203,7 @@ class Grounder:
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
-        return Grounding(composition, covered, passages, composition is not None, threshold, best)
+        return Grounding(composition, covered, passages, threshold, best)
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]

@@ -158,7 +158,8 @@ def passage(
     budget = _Budget(min(max_words, TARGET_WORDS))
     if not budget.take(best):
         # A long script is no passage to read out: the passage's best unit that fits instead.
-        ranked = sorted(own, key=lambda c: -scores[candidates.index(c)])
+        score_of = {id(c): float(scores[i]) for i, c in enumerate(candidates)}
+        ranked = sorted(own, key=lambda c: -score_of[id(c)])
         best = next((c for c in ranked if budget.take(c)), best)
         if not budget.taken:
             return []

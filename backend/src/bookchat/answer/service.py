@@ -265,6 +265,4 @@ class AnswerService:
         )
         selected = (Passage(source, request.selection),)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
-        return self._outcome(
-            Grounding(comp, covered, selected, comp is not None, threshold), decline.SELECTION
-        )
+        return self._outcome(Grounding(comp, covered, selected, threshold), decline.SELECTION)
