@@ -27,6 +27,14 @@ def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> No
     if dry_run:
         for change in report["changes"]:
             print(f"would {change['change']} {change['chunk_id']} {change['url']}".rstrip())
+    editions = report.get("editions", [])
+    for edition in editions if len(editions) > 1 else ():
+        print(
+            f"{edition['edition']}: pages {edition['pages']}, chunks {edition['chunks']}; "
+            f"added {edition['added']}, updated {edition['updated']}, deleted "
+            f"{edition['deleted']}, unchanged {edition['unchanged']}; "
+            f"embedded {edition['embedded']}"
+        )
     verb = "would be" if dry_run else ""
     print(
         f"files scanned {report['files_scanned']}, pages {report['pages']}, "
@@ -39,15 +47,27 @@ def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> No
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    """Index the docs folder, embedding only what changed."""
+    """Index the docs folder (or every version and locale of a built site), embedding only what
+    changed."""
     from bookchat.ingest.handoff import HandoffFailed, ingest_via_server
-    from bookchat.ingest.run import run_ingest
+    from bookchat.ingest.manifest import ManifestError, read_site_routes
+    from bookchat.ingest.run import SiteSource, run_ingest
     from bookchat.retrieval.embedder import Embedder
     from bookchat.vectorstore import StoreLocked, StoreUnavailable, open_store
 
     settings = _settings()
+    if args.site and args.docs:
+        print("error: give either --site or --docs, not both", file=sys.stderr)
+        return EXIT_USAGE
+    site = SiteSource(Path(args.site or "."), Path(args.build_dir) if args.build_dir else None)
     docs = Path(args.docs) if args.docs else settings.docs_dir
-    if not docs.is_dir():
+    if args.site:
+        try:
+            read_site_routes(site.site_dir, site.build_dir)  # fail before opening the store
+        except ManifestError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    elif not docs.is_dir():
         print(f"error: docs folder not found: {docs}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -55,7 +75,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     except StoreLocked:
         try:
             report = ingest_via_server(
-                settings.data_dir, docs, dry_run=args.dry_run, full=args.full
+                settings.data_dir,
+                docs,
+                dry_run=args.dry_run,
+                full=args.full,
+                site=(site.site_dir, site.build_dir) if args.site else None,
             )
         except HandoffFailed as exc:
             print(
@@ -76,7 +100,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             settings,
             store,
             lambda: embedder,
-            docs,
+            None if args.site else docs,
+            site=site if args.site else None,
             dry_run=args.dry_run,
             full=args.full,
             progress=sys.stderr.isatty() and not args.json,
@@ -159,6 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest = sub.add_parser("ingest", help="index the book (only what changed is re-embedded)")
     ingest.add_argument("--docs", help="docs folder (default: website/docs or BOOKCHAT_DOCS_DIR)")
+    ingest.add_argument(
+        "--site",
+        help="a built Docusaurus site: every docs version and locale its route manifests list",
+    )
+    ingest.add_argument("--build-dir", help="the site's build output (default: SITE/build)")
     ingest.add_argument("--dry-run", action="store_true", help="print what would change")
     ingest.add_argument("--full", action="store_true", help="re-embed everything")
     ingest.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.sites import write_site
+
 BOOKCHAT = [sys.executable, "-m", "bookchat.cli"]
 
 
@@ -76,3 +78,27 @@ def test_a_locked_store_without_a_server_says_what_to_do(tmp_path: Path) -> None
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_ingest_site_reports_each_edition(tmp_path: Path) -> None:
+    site = write_site(tmp_path)
+    result = _run(["ingest", "--site", str(site)], tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "@" in line.split(":")[0]]
+    assert [line.split(":")[0] for line in lines] == [
+        "current@en",
+        "1.0@en",
+        "current@fr",
+        "1.0@fr",
+    ]
+    assert "1.0@fr: pages 3, chunks 7; added 7" in result.stdout
+
+
+def test_ingest_site_without_a_build_says_to_build_it(tmp_path: Path) -> None:
+    (tmp_path / "site" / "docs").mkdir(parents=True)
+    result = _run(["ingest", "--site", str(tmp_path / "site")], tmp_path / "data")
+    assert result.returncode == 2
+    assert "build the site first (`npm run build`)" in result.stderr
+    assert "Traceback" not in result.stderr
+    both = _run(["ingest", "--site", ".", "--docs", "."], tmp_path / "data")
+    assert both.returncode == 2 and "either --site or --docs" in both.stderr

@@ -22,12 +22,13 @@ from bookchat.answer.unit_vectors import (
 )
 from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
-from bookchat.ingest.run import run_ingest
-from bookchat.ingest.sync import SyncReport
+from bookchat.ingest.report import SyncReport
+from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.retrieval.embedder import DIMENSIONS, Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, open_store
+from tests.sites import CURRENT_EN, write_manifests, write_site
 from tests.vectorstore.legacy import write_legacy_edge
 
 TOPICS = ["merging", "rebasing", "tagging", "stashing", "bisecting", "cloning"]
@@ -189,7 +190,7 @@ KILLED_RUN = """
 import os, signal, sys
 from pathlib import Path
 from bookchat.config import Settings
-from bookchat.ingest.run import run_ingest
+from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import open_store
 
@@ -296,3 +297,88 @@ def test_an_index_from_before_sentence_vectors_is_upgraded_by_the_next_ingest(
     again = _sync(settings, docs, model)
     assert (again.updated, again.embedded, again.embedded_sentences) == (0, 0, 0)
     assert model.calls == calls
+
+
+# --- A built site: every docs version and locale is an edition ----------------------------------
+
+
+def _site_sync(settings: Settings, site: Path, model: Counting, **flags: bool) -> SyncReport:
+    store = open_store(settings)
+    try:
+        return run_ingest(settings, store, model, site=SiteSource(site), **flags)
+    finally:
+        store.close()
+
+
+def _editions(report: SyncReport) -> dict[str, tuple[int, int, int, int, int]]:
+    return {
+        e.edition: (e.added, e.updated, e.deleted, e.unchanged, e.embedded) for e in report.editions
+    }
+
+
+@pytest.fixture
+def site_setup(tmp_path: Path, make_settings: Callable[..., Settings], embedder: Embedder):
+    return make_settings(), write_site(tmp_path), Counting(embedder)
+
+
+def test_a_site_is_indexed_per_edition_and_repeated_texts_are_embedded_once(site_setup) -> None:
+    settings, site, model = site_setup
+    report = _site_sync(settings, site, model)
+    per = {e.edition: e for e in report.editions}
+    assert list(per) == ["current@en", "1.0@en", "current@fr", "1.0@fr"]
+    assert all(e.added == e.chunks > 0 and e.deleted == 0 for e in per.values())
+    # 1.0@fr is 1.0@en's text at French URLs, and 1.0@en repeats current's unchanged sections:
+    # only texts never seen before reach the model.
+    assert per["1.0@fr"].embedded == 0
+    assert 0 < per["1.0@en"].embedded < per["1.0@en"].chunks
+    assert report.embedded == sum(e.embedded for e in per.values()) < report.added
+    store = open_store(settings)
+    try:
+        assert store.count() == report.added
+        assert store.count({"version": "1.0", "locale": "fr"}) == per["1.0@fr"].chunks
+        catalog = store.read_catalog()
+        assert catalog is not None
+        assert (catalog["default_version"], catalog["default_locale"]) == ("current", "en")
+        assert [(e["version"], e["locale"]) for e in catalog["editions"]] == [
+            ("current", "en"),
+            ("1.0", "en"),
+            ("current", "fr"),
+            ("1.0", "fr"),
+        ]
+    finally:
+        store.close()
+    calls = model.calls
+    again = _site_sync(settings, site, model)  # nothing changed: the model is never loaded
+    assert model.calls == calls and again.unchanged == report.added
+    assert set(_editions(again).values()) == {(0, 0, 0, per["1.0@fr"].chunks, 0)}
+
+
+def test_a_page_deleted_from_one_version_leaves_the_other_versions_alone(site_setup) -> None:
+    settings, site, model = site_setup
+    _site_sync(settings, site, model)
+    # The undo page leaves current (both locales build from docs/); 1.0 keeps it.
+    (site / "docs" / "02-undo.md").unlink()
+    current = {k: v for k, v in CURRENT_EN.items() if k != "02-undo.md"}
+    write_manifests(site, current=current)
+    report = _site_sync(settings, site, model)
+    changes = _editions(report)
+    assert changes["current@en"][2] == changes["current@fr"][2] == 1
+    assert changes["1.0@en"][:3] == changes["1.0@fr"][:3] == (0, 0, 0)
+    store = open_store(settings)
+    try:
+        assert store.count({"doc_id": "undo", "version": "current"}) == 0
+        assert store.count({"doc_id": "undo", "version": "1.0"}) == 2
+    finally:
+        store.close()
+
+
+def test_a_plain_docs_index_becomes_a_site_without_re_embedding_its_text(
+    site_setup, tmp_path: Path
+) -> None:
+    settings, site, model = site_setup
+    plain = _sync(settings, site / "docs", model)
+    report = _site_sync(settings, site, model)
+    per = {e.edition: e for e in report.editions}
+    # Same chunk ids for current English (only the URLs move under /textbook/): rewritten in place.
+    assert (per["current@en"].updated, per["current@en"].added) == (plain.added, 0)
+    assert per["current@en"].embedded == 0 and report.deleted == 0

@@ -20,6 +20,8 @@ def _payload(i: int) -> dict[str, Any]:
         "doc_id": f"doc-{i // 10}",
         "path": f"docs/doc-{i // 10}.md",
         "title": f"Title {i}",
+        "version": ("current", "1.0")[i % 2],
+        "locale": "en" if i < 20 else "fr",
         "content_hash": f"c{i}",
         "text_hash": f"t{i}",
     }
@@ -101,6 +103,23 @@ def test_where_filters_search_hybrid_and_count(store: VectorStore) -> None:
     assert store.count({"chapter": "ch-b", "doc_id": "doc-0"}) == 3
     assert store.count({"chapter": "nowhere"}) == 0
     assert store.count() == 30
+
+
+def test_edition_filters_combine_with_the_chapter_filter(store: VectorStore) -> None:
+    points = [
+        Point(p.chunk_id, p.vector, p.payload, _sparse(f"branch name {p.chunk_id}"))
+        for p in _points()
+    ]
+    store.upsert(points)
+    where = {"version": "1.0", "locale": "fr", "chapter": "ch-b"}
+    wanted = {p.chunk_id for p in points if all(p.payload[k] == v for k, v in where.items())}
+    assert wanted == {"chunk-25"}  # the one 1.0 French point of ch-b
+    query = list(points[0].vector)
+    assert {h.chunk_id for h in store.search(query, limit=20, where=where)} == wanted
+    hybrid = store.hybrid_search(query, _sparse("branch name", query=True), limit=20, where=where)
+    assert {h.chunk_id for h in hybrid} == wanted
+    assert store.count({"version": "1.0", "locale": "fr"}) == 5
+    assert store.count({"version": "2.0"}) == 0
 
 
 def test_hybrid_ranks_an_exact_keyword_match_dense_misses(store: VectorStore) -> None:

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from bookchat.answer.schema import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
 from bookchat.history.errors import HistoryUnavailable, UnknownConversation, UnknownMessage
+from bookchat.ingest.manifest import ManifestError
 from bookchat.vectorstore import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,13 @@ ERRORS: dict[type[Exception], tuple[int, Detail]] = {
     UnknownMessage: (404, lambda _exc: "Unknown message: nothing to rate."),
     HistoryUnavailable: (503, lambda _exc: "Conversations are unavailable right now; try again."),
     BadDocsDir: (400, lambda _exc: "`docs_dir` is not a folder on the server."),
+    ManifestError: (
+        400,
+        lambda _exc: (
+            "No usable bookchat-routes.json in the site's build: build the site with "
+            "@bookchat/docusaurus-theme in its `themes` first."
+        ),
+    ),
     AdminUnauthorized: (401, lambda _exc: "Missing bearer token."),
     AdminForbidden: (403, lambda _exc: "Invalid token."),
     AdminDisabled: (403, lambda _exc: "The admin endpoint is disabled on this server."),

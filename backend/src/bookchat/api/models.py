@@ -45,6 +45,9 @@ class IngestRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     docs_dir: str = Field(min_length=1, max_length=4096)
+    # A built Docusaurus site: when given, its editions are ingested instead of `docs_dir`.
+    site_dir: str | None = Field(default=None, min_length=1, max_length=4096)
+    build_dir: str | None = Field(default=None, min_length=1, max_length=4096)
     dry_run: bool = False
     full: bool = False
 

@@ -63,7 +63,8 @@ OPS = errors({})
 METRICS = {**OPS, 200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}
 ADMIN = errors(
     {
-        400: "`docs_dir` is not a folder on the server, or the body could not be read.",
+        400: "`docs_dir` is not a folder on the server, `site_dir` has no built route manifest, "
+        "or the body could not be read.",
         401: "No bearer token was sent.",
         403: "The bearer token is wrong, or this server has no admin endpoint.",
         503: STORE_DOWN,

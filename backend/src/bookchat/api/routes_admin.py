@@ -15,7 +15,8 @@ from bookchat.api.dependencies import services
 from bookchat.api.models import IngestRequest
 from bookchat.api.responses import ADMIN
 from bookchat.api.services import Services
-from bookchat.ingest.run import run_ingest
+from bookchat.ingest.manifest import read_site_routes
+from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.vectorstore import StoreUnavailable
 
 router = APIRouter(tags=["operator"])
@@ -49,7 +50,12 @@ async def admin_ingest(
 ) -> dict[str, Any]:
     """Run an ingest in this process (bearer token from <data>/server.json); returns its report."""
     docs = Path(body.docs_dir)
-    if not await asyncio.to_thread(docs.is_dir):
+    site = None
+    if body.site_dir is not None:
+        site = SiteSource(Path(body.site_dir), Path(body.build_dir) if body.build_dir else None)
+        # Reads the manifests now, so a site without one gets its 400 before the lock is taken.
+        await asyncio.to_thread(read_site_routes, site.site_dir, site.build_dir)
+    elif not await asyncio.to_thread(docs.is_dir):
         raise BadDocsDir
     store, catalog = found.store, found.catalog
     if store is None or catalog is None:
@@ -60,7 +66,8 @@ async def admin_ingest(
             found.settings,
             store,
             lambda: found.embedder,
-            docs,
+            None if site else docs,
+            site=site,
             dry_run=body.dry_run,
             full=body.full,
         )

@@ -1,8 +1,9 @@
 """The vectors a sync writes with each chunk: its dense vector and one row per sentence.
 
 Both are reused from the store when the chunk's embedded text already has them (a moved page, a
-payload-only edit, a new sentence layout that left the chunk's text alone); what is missing is
-embedded with one model call per batch, chunk texts and distinct sentences together.
+payload-only edit, a new sentence layout that left the chunk's text alone, another edition with
+the same text); what is missing is embedded with one model call per batch, chunk texts and
+distinct sentences together, each distinct text once per run.
 """
 
 from __future__ import annotations
@@ -50,21 +51,56 @@ def _no_rows() -> NDArray[np.float32]:
     return np.zeros((0, DIMENSIONS), dtype=np.float32)
 
 
-def embed_missing(model: Embedder, batch: Sequence[ChunkVectors]) -> tuple[int, int]:
-    """Fill in what `batch` lacks with one model call; returns (chunks, sentences) embedded."""
-    texts = [item.chunk.embed_text for item in batch if item.dense is None]
+# Texts embedded earlier in the same run, for the editions that repeat them (a version snapshot,
+# an untranslated page): ~1.5 KB each, so the cap bounds the memo near 77 MB.
+MEMO_LIMIT = 50_000
+
+
+class Memo:
+    """Vectors of texts (chunks and sentences) embedded so far in one run, up to a cap."""
+
+    def __init__(self, limit: int = MEMO_LIMIT) -> None:
+        self._rows: dict[str, NDArray[np.float32]] = {}
+        self._limit = limit
+
+    def get(self, text: str) -> NDArray[np.float32] | None:
+        """The vector of `text` if it was embedded this run."""
+        return self._rows.get(text)
+
+    def put(self, text: str, row: NDArray[np.float32]) -> None:
+        """Remember a vector (until the cap is reached)."""
+        if len(self._rows) < self._limit:
+            self._rows[text] = row
+
+
+def embed_missing(
+    model: Embedder, batch: Sequence[ChunkVectors], memo: Memo | None = None
+) -> tuple[int, int]:
+    """Fill in what `batch` lacks with one model call; returns (chunk texts, sentences) embedded.
+
+    Each distinct text is embedded once: overlapping chunks repeat their boundary sentences, and
+    editions repeat whole chunks (`memo` carries the vectors across batches)."""
+    memo = memo or Memo(0)
     splits = {
         id(item): chunk_sentences(item.chunk.payload) for item in batch if item.sentences is None
     }
-    # Overlapping chunks repeat their boundary sentences: each distinct one is embedded once.
-    distinct = list(dict.fromkeys(s for split in splits.values() for s in split))
-    vectors = model.embed(texts + distinct)
-    dense = iter(vectors[: len(texts)].tolist())
-    row_of = {sentence: len(texts) + i for i, sentence in enumerate(distinct)}
+    wanted_texts = [item.chunk.embed_text for item in batch if item.dense is None]
+    texts = [t for t in dict.fromkeys(wanted_texts) if memo.get(t) is None]
+    sentences = dict.fromkeys(s for split in splits.values() for s in split)
+    distinct = [s for s in sentences if memo.get(s) is None]
+    vectors = model.embed(texts + distinct) if texts or distinct else _no_rows()
+    for text, row in zip(texts + distinct, vectors, strict=True):
+        memo.put(text, row)
+    fresh = dict(zip(texts + distinct, vectors, strict=True))
+
+    def row_of(text: str) -> NDArray[np.float32]:
+        found = fresh.get(text)
+        return found if found is not None else memo.get(text)  # type: ignore[return-value]
+
     for item in batch:
         if item.dense is None:
-            item.dense = next(dense)
+            item.dense = row_of(item.chunk.embed_text).tolist()
         if item.sentences is None:
-            rows = [row_of[s] for s in splits[id(item)]]
-            item.sentences = vectors[rows] if rows else _no_rows()
+            rows = [row_of(s) for s in splits[id(item)]]
+            item.sentences = np.stack(rows).astype(np.float32) if rows else _no_rows()
     return len(texts), len(distinct)

@@ -62,16 +62,28 @@ class HandoffFailed(RuntimeError):
 
 
 def ingest_via_server(
-    data_dir: Path, docs_dir: Path, *, dry_run: bool, full: bool, timeout: float = 3600
+    data_dir: Path,
+    docs_dir: Path,
+    *,
+    dry_run: bool,
+    full: bool,
+    site: tuple[Path, Path | None] | None = None,
+    timeout: float = 3600,
 ) -> dict[str, Any]:
-    """Ask the server that owns the store to run the ingest; returns its report."""
+    """Ask the server that owns the store to run the ingest (of `site`, a built site and its
+    build folder, when given); returns its report."""
     record = read_record(data_dir)
     if record is None:
         raise HandoffFailed("no running bookchat server is recorded for this data folder")
+    body: dict[str, Any] = {"docs_dir": str(docs_dir.resolve()), "dry_run": dry_run, "full": full}
+    if site is not None:
+        body["site_dir"] = str(site[0].resolve())
+        if site[1] is not None:
+            body["build_dir"] = str(site[1].resolve())
     try:
         response = httpx.post(
             f"{record.url}/api/admin/ingest",
-            json={"docs_dir": str(docs_dir.resolve()), "dry_run": dry_run, "full": full},
+            json=body,
             headers={"Authorization": f"Bearer {record.token}"},
             timeout=timeout,
         )

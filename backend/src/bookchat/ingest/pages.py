@@ -72,7 +72,8 @@ def read_category(folder: Path) -> dict[str, Any]:
     return {}
 
 
-def _read_page(docs_dir: Path, rel: PurePosixPath, base_url: str, route: str) -> Page | Skipped:
+def read_page(docs_dir: Path, rel: PurePosixPath, base_url: str, route: str) -> Page | Skipped:
+    """One page of a docs folder as Docusaurus reads it, or why it is skipped."""
     try:
         post = frontmatter.loads((docs_dir / rel).read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -137,6 +138,6 @@ def scan_docs(docs_dir: Path, base_url: str = "/", route: str = "docs") -> Scan:
             elif name.startswith("_"):
                 skipped.append(Skipped(rel.as_posix(), "partial (file name starts with _)"))
             else:
-                result = _read_page(docs_dir, rel, base_url, route)
+                result = read_page(docs_dir, rel, base_url, route)
                 (skipped if isinstance(result, Skipped) else pages).append(result)  # type: ignore[arg-type]
     return Scan(pages=pages, skipped=skipped, categories=categories, files_scanned=scanned)

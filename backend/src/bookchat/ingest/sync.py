@@ -12,13 +12,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
-from bookchat.ingest.chunk_vectors import ChunkVectors, embed_missing, reuse
+from bookchat.ingest.chunk_vectors import ChunkVectors, Memo, embed_missing, reuse
 from bookchat.ingest.corpus import Chunk, Corpus
-from bookchat.ingest.pages import Skipped
+from bookchat.ingest.report import SyncReport, edition_of, tally
 from bookchat.retrieval.embedder import MODEL_NAME, Embedder
 from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, VectorStore
@@ -34,44 +33,6 @@ class SyncPlan:
     update: list[Chunk]
     delete: list[str]
     unchanged: int
-
-
-@dataclass(slots=True)
-class SyncReport:
-    """What a sync did (or, for a dry run, would do)."""
-
-    files_scanned: int
-    pages: int
-    skipped: list[Skipped]
-    added: int
-    updated: int
-    deleted: int
-    unchanged: int
-    embedded: int
-    reused_vectors: int
-    corpus_version: str
-    dry_run: bool
-    seconds: float = 0.0
-    model_loaded: bool = False
-    embedded_sentences: int = 0  # distinct sentences embedded for the chunks written
-    changes: list[dict[str, str]] = field(default_factory=list)
-
-    def summary(self) -> str:
-        """One plain line for logs and non-terminal output."""
-        verb = "would be" if self.dry_run else ""
-        return (
-            f"files scanned {self.files_scanned}, pages {self.pages}, skipped {len(self.skipped)}; "
-            f"chunks added {self.added}, updated {self.updated}, deleted {self.deleted}, "
-            f"unchanged {self.unchanged}{' (' + verb.strip() + ')' if verb else ''}; "
-            f"embedded {self.embedded} (sentences {self.embedded_sentences}); "
-            f"corpus {self.corpus_version}; {self.seconds:.2f} s"
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as JSON-ready data."""
-        data = asdict(self)
-        data["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
-        return data
 
 
 def plan_sync(
@@ -101,13 +62,33 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None]]:
         yield bar.update
 
 
-def _describe(plan: SyncPlan) -> list[dict[str, str]]:
-    rows = [{"change": "add", "url": c.payload["url"], "chunk_id": c.chunk_id} for c in plan.add]
-    rows += [
-        {"change": "update", "url": c.payload["url"], "chunk_id": c.chunk_id} for c in plan.update
+def _describe(plan: SyncPlan, deleted: dict[str, str]) -> list[dict[str, str]]:
+    rows = [
+        {
+            "change": kind,
+            "url": c.payload["url"],
+            "chunk_id": c.chunk_id,
+            "edition": edition_of(c.payload),
+        }
+        for kind, chunks in (("add", plan.add), ("update", plan.update))
+        for c in chunks
     ]
-    rows += [{"change": "delete", "url": "", "chunk_id": cid} for cid in plan.delete]
+    rows += [
+        {"change": "delete", "url": "", "chunk_id": cid, "edition": deleted[cid]}
+        for cid in plan.delete
+    ]
     return rows
+
+
+def _deleted_editions(store: VectorStore, plan: SyncPlan, default_locale: str) -> dict[str, str]:
+    """chunk id -> edition of every point the sync deletes (read from its stored payload)."""
+    found: dict[str, str] = {}
+    for start in range(0, len(plan.delete), 1_000):
+        ids = plan.delete[start : start + 1_000]
+        payloads = store.payloads(ids)
+        for cid in ids:
+            found[cid] = edition_of(payloads.get(cid, {}), default_locale)
+    return found
 
 
 def _points(batch: Sequence[ChunkVectors], version: str) -> list[Point]:
@@ -146,60 +127,90 @@ def sync_corpus(
     stored = store.fingerprints()
     plan = plan_sync(corpus, stored, full=full)
     todo = plan.add + plan.update
-    # A chunk whose embedded text already has a vector (moved, renamed, payload-only edit)
-    # reuses it, and its sentence vectors, instead of running the model again.
+    # A chunk whose embedded text already has a vector (moved, renamed, payload-only edit, the
+    # same text in another edition) reuses it, and its sentence vectors, instead of running the
+    # model again.
     text_owner = {text_hash: cid for cid, (_, text_hash) in stored.items()}
     reusable = [] if full else [c for c in todo if c.text_hash in text_owner]
     reused_ids = {c.chunk_id for c in reusable}
     to_embed = [ChunkVectors(c) for c in todo if c.chunk_id not in reused_ids]
+    deleted = _deleted_editions(store, plan, corpus.default_locale)
     report = SyncReport(
         files_scanned=corpus.files_scanned,
-        pages=sum(len(ch.pages) for ch in corpus.chapters),
+        pages=sum(len(ch.pages) for e in corpus.editions for ch in e.chapters),
         skipped=corpus.skipped,
         added=len(plan.add),
         updated=len(plan.update),
         deleted=len(plan.delete),
         unchanged=plan.unchanged,
-        embedded=len(to_embed),
+        embedded=len({c.chunk.text_hash for c in to_embed}),
         reused_vectors=len(reusable),
         corpus_version=corpus.version,
         dry_run=dry_run,
-        changes=_describe(plan),
+        changes=_describe(plan, deleted),
     )
-    if dry_run:
-        report.seconds = time.perf_counter() - started
-        return report
-
-    for start in range(0, len(reusable), _BATCH):
-        found = reuse(store, reusable[start : start + _BATCH], text_owner)
-        store.upsert(_points([f for f in found if f.complete], corpus.version))
-        to_embed.extend(f for f in found if not f.complete)
-
-    report.embedded = 0
-    if to_embed:
-        model = embedder()
-        with _progress(len(to_embed), progress) as advance:
-            for start in range(0, len(to_embed), _BATCH):
-                batch = to_embed[start : start + _BATCH]
-                chunks, sentences = embed_missing(model, batch)
-                store.upsert(_points(batch, corpus.version))
-                report.embedded += chunks
-                report.embedded_sentences += sentences
-                advance(len(batch))
-        report.model_loaded = True
-    report.reused_vectors = len(todo) - report.embedded
-
-    for start in range(0, len(plan.delete), 1_000):
-        store.delete(plan.delete[start : start + 1_000])
-
-    store.write_catalog(
+    embedded_in: list[str] = []
+    if not dry_run:
+        for start in range(0, len(reusable), _BATCH):
+            found = reuse(store, reusable[start : start + _BATCH], text_owner)
+            store.upsert(_points([f for f in found if f.complete], corpus.version))
+            to_embed.extend(f for f in found if not f.complete)
+        report.embedded = 0
+        if to_embed:
+            _embed(store, embedder(), to_embed, corpus.version, report, embedded_in, progress)
+        report.reused_vectors = len(todo) - report.embedded
+        for start in range(0, len(plan.delete), 1_000):
+            store.delete(plan.delete[start : start + 1_000])
+        store.write_catalog(_catalog(corpus))
+    report.editions = tally(
+        [(e.key, sum(len(ch.pages) for ch in e.chapters), e.chunks) for e in corpus.editions],
         {
-            "corpus_version": corpus.version,
-            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "chunks": len(corpus.chunks),
-            "embedding_model": MODEL_NAME,
-            "chapters": [chapter.to_json() for chapter in corpus.chapters],
-        }
+            "added": [edition_of(c.payload) for c in plan.add],
+            "updated": [edition_of(c.payload) for c in plan.update],
+            "deleted": list(deleted.values()),
+        },
+        embedded_in if not dry_run else [edition_of(c.chunk.payload) for c in to_embed],
     )
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _embed(
+    store: VectorStore,
+    model: Embedder,
+    to_embed: list[ChunkVectors],
+    version: str,
+    report: SyncReport,
+    embedded_in: list[str],
+    progress: bool,
+) -> None:
+    # Batches in corpus order keep one edition's chunks together; the memo carries each text's
+    # vector on to the next edition that repeats it.
+    memo = Memo()
+    with _progress(len(to_embed), progress) as advance:
+        for start in range(0, len(to_embed), _BATCH):
+            batch = to_embed[start : start + _BATCH]
+            fresh = {item.chunk.embed_text for item in batch if item.dense is None}
+            fresh = {t for t in fresh if memo.get(t) is None}
+            chunks, sentences = embed_missing(model, batch, memo)
+            store.upsert(_points(batch, version))
+            for item in batch:
+                if item.chunk.embed_text in fresh:
+                    fresh.discard(item.chunk.embed_text)
+                    embedded_in.append(edition_of(item.chunk.payload))
+            report.embedded += chunks
+            report.embedded_sentences += sentences
+            advance(len(batch))
+    report.model_loaded = True
+
+
+def _catalog(corpus: Corpus) -> dict[str, object]:
+    return {
+        "corpus_version": corpus.version,
+        "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "chunks": len(corpus.chunks),
+        "embedding_model": MODEL_NAME,
+        # The default edition's chapters, where readers of an index before editions look.
+        "chapters": [chapter.to_json() for chapter in corpus.chapters],
+        **corpus.catalog_fields(),
+    }

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 # Payload fields every store indexes for filtering.
-INDEXED_FIELDS = ("chapter", "doc_id", "path")
+INDEXED_FIELDS = ("chapter", "doc_id", "path", "version", "locale")
 
 # Point ids must be UUIDs (or integers) in Qdrant; chunk ids are readable strings, so the point
 # id is derived from the chunk id and the readable id travels in the payload.

@@ -106,11 +106,24 @@ class QdrantClientStore:
             raise
         return cls(client, collection, dim, index_payload=False)
 
+    def _index_fields(self) -> None:
+        # Local folder mode ignores payload indexes (and warns); servers use them. A collection
+        # made before a field joined INDEXED_FIELDS gains its index here.
+        if not self._index_payload:
+            return
+        existing = self._client.get_collection(self._collection).payload_schema or {}
+        for name in INDEXED_FIELDS:
+            if name not in existing:
+                self._client.create_payload_index(
+                    self._collection, name, models.PayloadSchemaType.KEYWORD
+                )
+
     def _ensure_collections(self) -> None:
         with _reachable("create collection"):
             if self._client.collection_exists(self._collection):
                 # An older collection is served as it is until ingest calls upgrade_layout.
                 self._sentences = has_sentences(self._client, self._collection)
+                self._index_fields()
             else:
                 self._client.create_collection(
                     self._collection,
@@ -122,11 +135,7 @@ class QdrantClientStore:
                         SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)
                     },
                 )
-                # Local folder mode ignores payload indexes (and warns); servers use them.
-                for name in INDEXED_FIELDS if self._index_payload else ():
-                    self._client.create_payload_index(
-                        self._collection, name, models.PayloadSchemaType.KEYWORD
-                    )
+                self._index_fields()
             if not self._client.collection_exists(self._catalog):
                 self._client.create_collection(
                     self._catalog,
