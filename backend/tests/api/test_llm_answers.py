@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bookchat.answer import decline
 from bookchat.answer.llm.agent import REFUSAL
 from bookchat.answer.llm.generator import ModelNotConfigured
-from bookchat.answer.llm.writer import MODEL_FAILED
+from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED, MODEL_REFUSED, MODEL_UNMATCHED
 from bookchat.config import Settings
 from tests.scripted_model import Reply, ScriptedModel, ToolCall, quoting, sources_in
+from tests.sse_events import sse_events
 
 GROUNDED = "What does git revert do?"
 OFF_BOOK = "Who won the 2018 FIFA World Cup?"
@@ -38,6 +38,9 @@ def llm_settings(base: Settings, scripted: ScriptedModel, **overrides: Any) -> S
         "openai_api_key": SecretStr("test-key"),
         "llm_model": "scripted-model",
         "llm_timeout_s": 5.0,
+        # The scripted server answers what each test scripts: the start-up probe is tested
+        # against it (and the real model) in test_llm_probe.py.
+        "llm_probe": False,
     }
     return base.model_copy(update=values | overrides)
 
@@ -56,18 +59,10 @@ def _ask(client: Any, question: str = GROUNDED, **body: Any) -> dict[str, Any]:
     return result
 
 
-def _events(text: str) -> list[tuple[str, dict[str, Any]]]:
-    events = []
-    for block in text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines())
-        events.append((lines["event"], json.loads(lines["data"])))
-    return events
-
-
 def _stream(client: Any, question: str = GROUNDED, **body: Any) -> list[tuple[str, Any]]:
     response = client.post("/api/query/stream", json={"question": question, **body})
     assert response.status_code == 200, response.text
-    return _events(response.text)
+    return sse_events(response.text)
 
 
 def _user_message(request: dict[str, Any]) -> str:
@@ -107,15 +102,44 @@ def test_an_invented_citation_is_removed_and_flagged(
     assert len(body["citations"]) == 1
 
 
-def test_the_refusal_sentence_abstains_like_retrieval_would(
-    llm_client: Any, scripted: ScriptedModel
+def test_a_model_refusing_a_covered_question_gives_the_books_answer_with_a_note(
+    llm_client: Any, client: Any, scripted: ScriptedModel
 ) -> None:
+    extractive = _ask(client)
     scripted.script(Reply(text=REFUSAL))
     body = _ask(llm_client)
-    assert body["status"] == "abstained"
-    assert body["answer"] == decline.BOOK
-    assert body["citations"] == []
+    # Retrieval found the book covers it: the reader gets the book's words, never an abstention.
+    assert body["status"] == "grounded"
+    assert body["answer"] == extractive["answer"]
+    assert body["citations"] == extractive["citations"]
+    assert body["generator"] == "extractive"
+    assert body["warnings"] == [MODEL_REFUSED]
+
+
+def test_an_answer_without_markers_is_cited_by_the_sections_it_matches(
+    llm_client: Any, scripted: ScriptedModel
+) -> None:
+    def uncited(request: dict[str, Any]) -> Reply:
+        return Reply(text=quoting(1)(request).text.replace(" [1]", "").replace("[1]", ""))
+
+    scripted.default = uncited
+    body = _ask(llm_client)
+    assert body["status"] == "grounded"
     assert body["generator"] == "llm"
+    assert "[1]" in body["answer"]
+    assert len(body["citations"]) == 1
+    assert body["warnings"] == [ATTRIBUTED]
+
+
+def test_an_unmatched_answer_without_markers_gives_the_books_answer_with_a_note(
+    llm_client: Any, client: Any, scripted: ScriptedModel
+) -> None:
+    extractive = _ask(client)
+    scripted.script(Reply(text="Photosynthesis converts light energy into chemical energy."))
+    body = _ask(llm_client)
+    assert body["status"] == "grounded"
+    assert body["answer"] == extractive["answer"]
+    assert body["warnings"] == [MODEL_UNMATCHED]
 
 
 def test_unsupported_sentences_are_reported(llm_client: Any, scripted: ScriptedModel) -> None:

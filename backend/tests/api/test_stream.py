@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-
-def _events(text: str) -> list[tuple[str, dict[str, Any]]]:
-    events = []
-    for block in text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines())
-        events.append((lines["event"], json.loads(lines["data"])))
-    return events
+from tests.sse_events import sse_events
 
 
 def test_stream_sends_meta_deltas_then_done_with_no_buffering_headers(client: Any) -> None:
@@ -20,7 +13,7 @@ def test_stream_sends_meta_deltas_then_done_with_no_buffering_headers(client: An
     assert response.headers["content-type"].startswith("text/event-stream")
     assert response.headers["cache-control"] == "no-cache"
     assert response.headers["x-accel-buffering"] == "no"
-    events = _events(response.text)
+    events = sse_events(response.text)
     names = [name for name, _ in events]
     assert names[0] == "meta"
     assert names[-1] == "done"
@@ -45,7 +38,7 @@ def test_stream_abstention_still_ends_with_done(client: Any) -> None:
     response = client.post(
         "/api/query/stream", json={"question": "Who won the 2018 FIFA World Cup?"}
     )
-    events = _events(response.text)
+    events = sse_events(response.text)
     assert events[-1][0] == "done"
     assert events[-1][1]["status"] == "abstained"
 

@@ -179,3 +179,42 @@ def test_missing_fixture_file_is_a_usage_error(
 ) -> None:
     args = build_parser().parse_args(["eval", "--fixtures", str(tmp_path / "none.jsonl")])
     assert run_eval_command(make_settings(), args) == 2
+
+
+def test_eval_with_the_generator_times_the_models_answers(
+    book: tuple[Path, Path],
+    make_settings: Any,
+    local_model: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docs, fixtures = book
+    out = tmp_path / "rows.jsonl"
+    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--generator", "llm"]
+    argv += ["--slice", "book/answerable", "--slice", "book/off-topic", "--out", str(out)]
+    settings = make_settings(
+        OPENAI_BASE_URL=local_model.base_url,
+        BOOKCHAT_LLM_MODEL="local",
+        BOOKCHAT_LLM_TEMPERATURE=0,
+    )
+    assert run_eval_command(settings, build_parser().parse_args(argv)) == 0
+    captured = capsys.readouterr()
+    assert "ok   chat" in captured.err  # the probe's findings, before the rows
+    slices = json.loads(captured.out)["slices"]
+    answered, declined = slices["book/answerable"], slices["book/off-topic"]
+    assert answered["answered"] == 1.0  # a covered question is never declined
+    assert answered["first_token_ms_p50"] > 0
+    assert answered["answer_f1"] is not None
+    assert declined["status_accuracy"] == 1.0
+    assert declined["generated"] == 0.0 and declined["first_token_ms_p50"] is None
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows[0]["first_token_ms"] <= rows[0]["latency_ms"]
+
+
+def test_generator_llm_without_a_model_is_a_usage_error(
+    book: tuple[Path, Path], make_settings: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs, fixtures = book
+    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--generator", "llm"]
+    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 2
+    assert "BOOKCHAT_LLM_MODEL" in capsys.readouterr().err

@@ -99,12 +99,21 @@ def create_app(
             history=conversations,
             metrics=metrics,
             admin_token=admin_token,
+            generator=llm,
         )
         app.state.services = found
         found.start_warming()
+        # In the background: start-up does not wait for a slow or absent model server.
+        probing = (
+            asyncio.create_task(llm.probe(announce=True)) if llm and settings.llm_probe else None
+        )
         try:
             yield
         finally:
+            if probing is not None:
+                probing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await probing
             found.stop_warming()
             if refresher is not None:
                 refresher.cancel()

@@ -27,6 +27,17 @@ class Chapter(BaseModel):
     pages: list[ChapterPage]
 
 
+class GeneratorHealth(BaseModel):
+    """Who writes the answers; for a model, what the start-up probe found it can do."""
+
+    kind: Literal["extractive", "llm"]
+    model: str | None = None
+    # off: extractive answers; probing: the start-up probe is running; unprobed: it was turned
+    # off (BOOKCHAT_LLM_PROBE=false); ready / limited / unusable: see bookchat.answer.llm.probe.
+    state: Literal["off", "probing", "unprobed", "ready", "limited", "unusable"]
+    capabilities: dict[str, bool | None] = Field(default_factory=dict)
+
+
 class Health(BaseModel):
     """Liveness and readiness of the server's dependencies."""
 
@@ -36,6 +47,8 @@ class Health(BaseModel):
     chunks: int
     indexed_at: str | None
     sentence_cache: Literal["off", "warming", "warm"]
+    # Not a check: a failing model never stops answers (they fall back to extractive ones).
+    generator: GeneratorHealth
 
 
 class IngestRequest(BaseModel):

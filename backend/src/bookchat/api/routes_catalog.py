@@ -59,6 +59,7 @@ async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
         chunks=catalog.chunks if catalog else 0,
         indexed_at=catalog.indexed_at if catalog else None,
         sentence_cache=found.cache_state,
+        generator=found.generator_health,
     )
     return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
 

@@ -9,7 +9,7 @@ from slowapi import Limiter
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
-from bookchat.answer.llm.writer import MODEL_FAILED
+from bookchat.answer.llm.writer import FALLBACKS
 from bookchat.answer.schema import QueryRequest, QueryResponse
 from bookchat.api.dependencies import conversational_answers, services
 from bookchat.api.rate_limit import query_limit
@@ -32,7 +32,7 @@ def _count(found: Services, endpoint: str, response: QueryResponse) -> None:
     ).inc()
     if response.status == "abstained":
         metrics.abstentions.labels(mode=response.mode).inc()
-    if MODEL_FAILED in response.warnings:
+    if FALLBACKS.intersection(response.warnings):
         metrics.fallbacks.inc()
 
 

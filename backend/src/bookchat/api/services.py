@@ -6,8 +6,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.api.metrics import Metrics
+from bookchat.api.models import GeneratorHealth
 from bookchat.config import Settings
 from bookchat.history.conversation import ConversationalAnswers
 from bookchat.history.store import ConversationStore
@@ -30,8 +32,27 @@ class Services:
     history: ConversationStore
     metrics: Metrics
     admin_token: str | None = None
+    generator: LLMGenerator | None = None
     ingest_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     warmer: asyncio.Task[int] | None = None
+
+    @property
+    def generator_health(self) -> GeneratorHealth:
+        """Who writes the answers and, for a model, what its server was found to support."""
+        if self.generator is None:
+            return GeneratorHealth(kind="extractive", state="off")
+        found = self.generator.capabilities
+        if found is None:
+            waiting: Literal["probing", "unprobed"] = (
+                "probing" if self.settings.llm_probe else "unprobed"
+            )
+            return GeneratorHealth(kind="llm", model=self.generator.model_name, state=waiting)
+        return GeneratorHealth(
+            kind="llm",
+            model=self.generator.model_name,
+            state=found.state,
+            capabilities=found.as_dict(),
+        )
 
     @property
     def conversations(self) -> ConversationalAnswers | None:

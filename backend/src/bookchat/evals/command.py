@@ -35,9 +35,13 @@ async def _run(
     settings: Settings, ctx: RunContext, fixtures: list[Fixture], llm: LLMGenerator | None
 ) -> list[EvalRow]:
     try:
-        # Like the server after start-up: latencies are measured with the sentence cache warm.
+        # Like the server after start-up: latencies are measured with the sentence cache warm,
+        # and the model is used only for what its server was found to support.
         if settings.warm_sentence_cache:
             await ctx.service.warm()
+        if llm is not None and settings.llm_probe:
+            found = await llm.probe()
+            print("\n".join(found.lines()), file=sys.stderr)
         return await run_rows(ctx, fixtures)
     finally:
         if llm is not None:
@@ -63,6 +67,7 @@ def _answer_all(
         catalog=catalog.current,
         run_version=run_version(settings),
         gold_pages=GoldPages(store),
+        streamed=llm is not None,
     )
     fixtures = load_fixtures(Path(args.fixtures), slices=args.slices, limit=args.limit)
     return asyncio.run(_run(settings, ctx, fixtures, llm))
@@ -125,6 +130,14 @@ def _compare(old: str, new: str) -> int:
 
 def run_eval_command(settings: Settings, args: argparse.Namespace) -> int:
     """Entry point of `bookchat eval`; returns the process exit code."""
+    if getattr(args, "generator", None):
+        settings = settings.model_copy(update={"generator": args.generator})
+        if settings.use_llm and not settings.llm_model:
+            print(
+                "error: --generator llm needs BOOKCHAT_LLM_MODEL (and OPENAI_BASE_URL)",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     if args.compare:
         return _compare(*args.compare)
     if args.rows:

@@ -76,6 +76,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
     expected_abstained = [r for r in rows if r.expected_status == "abstained"]
     judged = [r for r in rows if r.expected_answer_contains]
     latencies = [r.latency_ms for r in rows]
+    first_tokens = [r.first_token_ms for r in rows if r.first_token_ms is not None]
     return {
         "rows": len(rows),
         "errors": sum(r.actual_status == "error" for r in rows),
@@ -100,6 +101,10 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         "cite_page_at_1": _ratio(sum(map(_first_citation_on_gold_page, gold_rows)), len(gold_rows)),
         "latency_ms_p50": _percentile(latencies, 0.50),
         "latency_ms_p95": _percentile(latencies, 0.95),
+        # Answers the model wrote (the rest were extractive, or fell back to it).
+        "generated": _ratio(sum(r.generator == "llm" for r in rows), len(rows)),
+        "first_token_ms_p50": _percentile(first_tokens, 0.50),
+        "first_token_ms_p95": _percentile(first_tokens, 0.95),
         "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),
     }
 

@@ -44,6 +44,8 @@ class EvalRow:
     answer_f1: float | None = None
     answer_recall: float | None = None
     oracle_f1: float | None = None
+    # ms from the question to the model's first streamed text; None for answers not generated.
+    first_token_ms: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object."""

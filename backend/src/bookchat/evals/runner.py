@@ -8,7 +8,14 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from bookchat.answer.schema import IndexNotReady, MissingInput, QueryResponse, UnknownChapter
+from bookchat.answer.followup import PriorTurn
+from bookchat.answer.schema import (
+    IndexNotReady,
+    MissingInput,
+    QueryRequest,
+    QueryResponse,
+    UnknownChapter,
+)
 from bookchat.answer.service import AnswerService
 from bookchat.evals import judge
 from bookchat.evals.answer_words import score_answer
@@ -30,6 +37,9 @@ class RunContext:
     catalog: Catalog
     run_version: str
     gold_pages: GoldPages | None = None  # None: no oracle figures
+    # Answer through the streaming path (as the widget does), timing the first token: what a
+    # generated answer's reader waits for.
+    streamed: bool = False
 
 
 def _oracle(ctx: RunContext, fixture: Fixture) -> float | None:
@@ -68,6 +78,7 @@ def _row(
     generator: str,
     error: str | None = None,
     consistent: bool = True,
+    first_token_ms: float | None = None,
 ) -> EvalRow:
     expected = [_ref(path, section) for path, section in fixture.expected_sources]
     status_ok = status == fixture.expected_status
@@ -93,6 +104,7 @@ def _row(
         content_ok=content_ok,
         passed=status_ok and citation_ok and content_ok,
         latency_ms=round(latency_ms, 2),
+        first_token_ms=None if first_token_ms is None else round(first_token_ms, 2),
         generator=generator,
         expected_answer_contains=list(fixture.expected_answer_contains),
         error=error,
@@ -104,12 +116,36 @@ def _row(
     )
 
 
+async def _streamed(
+    service: AnswerService, request: QueryRequest, history: Sequence[PriorTurn], started: float
+) -> tuple[QueryResponse, float | None]:
+    """The final response of the streaming route, and ms to the model's first text (or None)."""
+    streamed = await service.stream(request, history)
+    if streamed.deltas is None:
+        return streamed.meta, None
+    first: float | None = None
+    final = streamed.meta
+    async for item in streamed.deltas:
+        if isinstance(item, str):
+            if first is None and item:
+                first = (time.perf_counter() - started) * 1000
+        else:
+            final = item
+    return final, first
+
+
 async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
     """Answer one fixture (with its history, as the API would) and judge it."""
     started = time.perf_counter()
+    first_token_ms: float | None = None
     try:
         request = fixture.request(ctx.catalog)
-        response = await ctx.service.answer(request, history=fixture.history)
+        if ctx.streamed:
+            response, first_token_ms = await _streamed(
+                ctx.service, request, fixture.history, started
+            )
+        else:
+            response = await ctx.service.answer(request, history=fixture.history)
     except (ValidationError, UnknownChapter, MissingInput, IndexNotReady) as exc:
         elapsed = (time.perf_counter() - started) * 1000
         return _row(
@@ -137,6 +173,7 @@ async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
         latency_ms=elapsed,
         generator=response.generator,
         consistent=_consistent(response, hits),
+        first_token_ms=first_token_ms,
     )
 
 

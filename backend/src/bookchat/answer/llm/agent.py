@@ -34,6 +34,7 @@ MAX_SEARCHES = 2
 MAX_QUERY_CHARS = 300
 
 Mode = Literal["book", "chapter", "selection"]
+SearchPolicy = Literal["auto", "first", "off"]
 History = Sequence[tuple[str, str]]
 
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
@@ -234,12 +235,19 @@ def prepare_run(
     search: Search | None,
     max_words: int,
     max_searches: int,
+    search_policy: SearchPolicy = "auto",
+    temperature: float | None = None,
 ) -> Run:
-    """The agent and input for one question; search_book is offered only when it can search."""
+    """The agent and input for one question; search_book is offered only when it can search.
+
+    With `search_policy` "first" the model must search once before it answers (the SDK lets it
+    choose again after that call); "off" offers no tool.
+    """
     # The selection is the only source in selection mode: nothing else may be searched.
-    searchable = search if mode != "selection" else None
+    searchable = search if mode != "selection" and search_policy != "off" else None
     state = RunState(Shown(list(passages)), searchable, max_searches)
     tools = tools_for(state)
+    choice = "search_book" if tools and search_policy == "first" else None
     agent = Agent[RunState](
         name="bookchat",
         instructions=instructions(
@@ -250,6 +258,11 @@ def prepare_run(
         ),
         model=model,
         tools=list(tools),
-        model_settings=ModelSettings(include_usage=True, max_tokens=output_token_cap(max_words)),
+        model_settings=ModelSettings(
+            include_usage=True,
+            max_tokens=output_token_cap(max_words),
+            tool_choice=choice,
+            temperature=temperature,
+        ),
     )
     return Run(agent, conversation(history, question_message(question, passages)), state)

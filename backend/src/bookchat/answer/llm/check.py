@@ -1,7 +1,9 @@
 """The check run on every generated answer before a reader sees it.
 
 1. Markers must name a source the model was given: others are removed and flag hallucination.
-2. The refusal sentence, or an answer left without any valid marker, is an abstention.
+2. The refusal sentence is an abstention. An answer without any valid marker (small local models
+   never write them) is attributed: each sentence supported by a source gets that source's
+   marker; an answer none of whose sentences is supported is an abstention.
 3. Citations are renumbered by first use, so the response lists exactly the cited sources.
 4. Each sentence must be supported by what it cites (a sentence without a marker, by any cited
    source): its embedding's cosine with the source's closest sentence must reach
@@ -18,7 +20,7 @@ import asyncio
 import html
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -58,6 +60,7 @@ class Checked:
     unsupported_sentences: list[str]
     refused: bool
     weakest_support: float  # lowest support of any sentence; 0 when abstained
+    attributed: bool = False  # the markers were placed by the check, not written by the model
 
 
 def _excerpt(sentences: list[str]) -> str:
@@ -76,15 +79,19 @@ async def check(
     fixed = renumber(text, len(passages))
     flag = bool(fixed.invented)
     refused = is_refusal(fixed.text)
-    if refused or not fixed.order:
+    if refused:
         return _abstained(flag, refused)
+    if not fixed.order:
+        attributed = await _attribute(fixed.text, passages, vectors, min_support)
+        if attributed is None:
+            return _abstained(flag, refused)
+        result = await check(attributed, passages, vectors, min_support=min_support)
+        return replace(
+            result, hallucination_flag=flag or result.hallucination_flag, attributed=True
+        )
     sources = [passages[n - 1] for n in fixed.order]
-    per_source = [[u.plain for u in split_units(p.text)] or [p.text.strip()] for p in sources]
     found = claims(fixed.text)
-    rows = [s for group in per_source for s in group]
-    _, matrix = await vectors.embed([embedding_key(c.text) for c in found] + rows)
-    claim_vectors, source_matrix = matrix[: len(found)], matrix[len(found) :]
-    spans = np.cumsum([0] + [len(group) for group in per_source])
+    per_source, claim_vectors, source_matrix, spans = await _embedded(found, sources, vectors)
     quoted: list[set[int]] = [set() for _ in sources]
     unsupported: list[str] = []
     weakest = 1.0
@@ -110,6 +117,53 @@ async def check(
         refused=False,
         weakest_support=round(weakest if found else 0.0, 4),
     )
+
+
+async def _embedded(
+    found: list[Claim], sources: Sequence[Passage], vectors: SentenceVectors
+) -> tuple[list[list[str]], NDArray[np.float32], NDArray[np.float32], NDArray[np.int64]]:
+    """Per-source sentences, the claims' vectors, the sources' matrix and each source's rows."""
+    per_source = [[u.plain for u in split_units(p.text)] or [p.text.strip()] for p in sources]
+    rows = [s for group in per_source for s in group]
+    _, matrix = await vectors.embed([embedding_key(c.text) for c in found] + rows)
+    spans = np.cumsum([0] + [len(group) for group in per_source])
+    return per_source, matrix[: len(found)], matrix[len(found) :], spans
+
+
+async def _attribute(
+    text: str, passages: Sequence[Passage], vectors: SentenceVectors, min_support: float
+) -> str | None:
+    """`text` with the marker of its best source after each supported sentence; None if none is."""
+    found = claims(text)
+    if not found or not passages:
+        return None
+    _, claim_vectors, source_matrix, spans = await _embedded(found, passages, vectors)
+    placed: list[tuple[str, int]] = []
+    for claim, vector in zip(found, claim_vectors, strict=True):
+        support, source, _ = _best(claim, vector, source_matrix, spans)
+        if support >= min_support and source is not None:
+            placed.append((claim.text, source + 1))
+    return with_markers(text, placed) if placed else None
+
+
+def with_markers(text: str, placed: Sequence[tuple[str, int]]) -> str | None:
+    """`text` with `[n]` at the end of each (sentence, n), before its final punctuation; None
+    when no sentence could be found in the text."""
+    out, cursor, found = text, 0, False
+    for sentence, number in placed:
+        words = sentence.split()
+        # The sentence's last words, matched across any line breaks or spacing of the original.
+        tail = r"\s+".join(re.escape(word) for word in words[-6:])
+        match = re.compile(tail).search(out, cursor)
+        if match is None:
+            continue
+        end = match.end()
+        if out[end - 1] in ".!?:;":
+            end -= 1
+        marker = f" [{number}]"
+        out = out[:end] + marker + out[end:]
+        cursor, found = end + len(marker), True
+    return out if found else None
 
 
 def _best(

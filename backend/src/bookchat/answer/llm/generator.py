@@ -23,7 +23,7 @@ from agents import (
     set_tracing_disabled,
     set_tracing_export_api_key,
 )
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, DefaultAsyncHttpxClient
 from openai.types.responses import ResponseTextDeltaEvent
 
 from bookchat.answer.llm.agent import (
@@ -34,8 +34,11 @@ from bookchat.answer.llm.agent import (
     Run,
     RunState,
     Search,
+    SearchPolicy,
     prepare_run,
 )
+from bookchat.answer.llm.compat import CompatibleRequests
+from bookchat.answer.llm.probe import Capabilities, log_once, probe
 from bookchat.config import Settings
 
 log = logging.getLogger(__name__)
@@ -88,6 +91,7 @@ def connect(settings: Settings) -> ModelClient:
         timeout=settings.llm_timeout_s,
         # The extractive answer is the fallback: a retry would only make the reader wait longer.
         max_retries=0,
+        http_client=DefaultAsyncHttpxClient(transport=CompatibleRequests()),
     )
     model = OpenAIChatCompletionsModel(model=settings.llm_model, openai_client=client)
     return ModelClient(client=client, model=model, name=settings.llm_model)
@@ -125,13 +129,18 @@ class LLMGenerator:
         timeout_s: float,
         max_words: int,
         max_searches: int = MAX_SEARCHES,
+        search_policy: SearchPolicy = "auto",
+        temperature: float | None = None,
         tracing: bool = False,
     ) -> None:
         self._client = client
         self._timeout_s = timeout_s
         self._max_words = max_words
         self._max_searches = max_searches
+        self._search_policy: SearchPolicy = search_policy
+        self._temperature = temperature
         self._run_config = RunConfig(tracing_disabled=not tracing, workflow_name="bookchat")
+        self.capabilities: Capabilities | None = None  # set by `probe`
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMGenerator:
@@ -140,8 +149,30 @@ class LLMGenerator:
             connect(settings),
             timeout_s=settings.llm_timeout_s,
             max_words=settings.answer_max_words,
+            search_policy=settings.llm_search,
+            temperature=settings.llm_temperature,
             tracing=settings.llm_tracing,
         )
+
+    async def probe(self, *, announce: bool = False) -> Capabilities:
+        """Find what the server can do (logged when `announce`), and use only that from now on."""
+        found = await probe(self._client.client, self._client.name, timeout_s=self._timeout_s)
+        if announce:
+            log_once(found)
+        self.capabilities = found
+        return found
+
+    @property
+    def search_policy(self) -> SearchPolicy:
+        """The configured policy, or "off" on a server found not to take tool calls."""
+        if self.capabilities is not None and not self.capabilities.works("tools"):
+            return "off"
+        return self._search_policy
+
+    @property
+    def streams(self) -> bool:
+        """False on a server found not to stream: answers are then fetched whole."""
+        return self.capabilities is None or self.capabilities.works("streaming")
 
     async def close(self) -> None:
         """Close the model client's connections."""
@@ -171,6 +202,8 @@ class LLMGenerator:
             search=search,
             max_words=self._max_words,
             max_searches=self._max_searches,
+            search_policy=self.search_policy,
+            temperature=self._temperature,
         )
 
     def _finish(self, output: object, state: RunState) -> Generated:
@@ -224,6 +257,13 @@ class LLMGenerator:
         search: Search | None = None,
     ) -> AsyncIterator[str | Generated]:
         """Text deltas as the model writes them, then the Generated; raises GenerationFailed."""
+        if not self.streams:
+            done = await self.generate(
+                question, passages, mode=mode, chapter=chapter, history=history, search=search
+            )
+            yield done.text
+            yield done
+            return
         run = self._prepare(question, passages, mode, chapter, history, search)
         queue: asyncio.Queue[str | Generated | GenerationFailed] = asyncio.Queue()
         # The run lives in its own task so the time limit never spans a `yield` to the caller.

@@ -1,10 +1,11 @@
 """The LLM path of an answer: generate from the retrieved passages, check, or fall back.
 
 The answer service decides first, extractively, whether the book covers the question; only a
-grounded decision reaches the model. It builds a Draft (`draft_for`, with `book_search` for the
-model's extra searches) and hands it to LLMWriter. Whatever the model does, the reader gets a
-response: the checked generated answer, or the extractive one with a warning when the model
-failed.
+covered question reaches the model. It builds a Draft (`draft_for`, with `book_search` for the
+model's extra searches) and hands it to LLMWriter. Whatever the model does, a covered question
+never ends in an abstention: the reader gets the checked generated answer (cited by the check
+when the model wrote no markers), or the extractive answer with a warning saying why the
+model's was not used.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bookchat.answer import decline
 from bookchat.answer.followup import PriorTurn
 from bookchat.answer.llm.agent import History, Mode, Passage, Search
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
@@ -29,6 +29,20 @@ MODEL_FAILED = (
     "The language model could not answer, so this answer was taken from the book directly."
 )
 UNSUPPORTED = "Some sentences of this answer could not be matched to the cited sections."
+ATTRIBUTED = (
+    "The language model did not cite its sources; each sentence is cited by the section it was "
+    "matched to."
+)
+MODEL_REFUSED = (
+    "The language model found no answer in these sections, so this answer was taken from the "
+    "book directly."
+)
+MODEL_UNMATCHED = (
+    "The language model's answer could not be matched to the book, so this answer was taken "
+    "from the book directly."
+)
+# The warnings of an answer that fell back to the extractive one.
+FALLBACKS = frozenset({MODEL_FAILED, MODEL_REFUSED, MODEL_UNMATCHED})
 # A generated answer the check found fault with is never reported as more than even odds.
 DOUBTFUL_CONFIDENCE = 0.5
 PREVIEW_CHARS = 200
@@ -44,16 +58,7 @@ class Draft:
     history: History
     passages: list[Passage]
     search: Search | None
-    abstention: str  # what the reader is told when the model finds no answer
     started: float  # perf_counter() when the request began, for latency_ms
-
-
-def _abstention(mode: Mode, chapter_title: str | None) -> str:
-    if mode == "selection":
-        return decline.SELECTION
-    if mode == "chapter" and chapter_title:
-        return f"The chapter “{chapter_title}” does not cover this question."
-    return decline.BOOK
 
 
 def draft_for(
@@ -78,7 +83,6 @@ def draft_for(
         history=[(turn.question, str(getattr(turn, "answer", "") or "")) for turn in history],
         passages=list(passages),
         search=search,
-        abstention=_abstention(request.mode, title),
         started=started,
     )
 
@@ -144,7 +148,7 @@ class LLMWriter:
                 search=draft.search,
             )
         except GenerationFailed:
-            return self._fallback(draft, extractive)
+            return self._fallback(draft, extractive, MODEL_FAILED)
         return await self._checked(draft, extractive, generated)
 
     def stream(self, draft: Draft, extractive: QueryResponse) -> Streamed:
@@ -180,7 +184,7 @@ class LLMWriter:
                     final = item
         except GenerationFailed:
             prefetch.cancel()
-            yield self._fallback(draft, extractive)
+            yield self._fallback(draft, extractive, MODEL_FAILED)
             return
         finally:
             if final is None:
@@ -189,10 +193,10 @@ class LLMWriter:
         await prefetch.settle()
         yield await self._checked(draft, extractive, final)
 
-    def _fallback(self, draft: Draft, extractive: QueryResponse) -> QueryResponse:
+    def _fallback(self, draft: Draft, extractive: QueryResponse, why: str) -> QueryResponse:
         return extractive.model_copy(
             update={
-                "warnings": [*extractive.warnings, MODEL_FAILED],
+                "warnings": [*extractive.warnings, why],
                 "latency_ms": _latency(draft),
             }
         )
@@ -203,21 +207,28 @@ class LLMWriter:
         checked = await check(
             generated.text, generated.passages, self._vectors, min_support=self._min_support
         )
+        if checked.status != "grounded":
+            # The book covers the question (retrieval decided so before the model was called):
+            # the reader gets the book's own words rather than an abstention.
+            return self._fallback(
+                draft, extractive, MODEL_REFUSED if checked.refused else MODEL_UNMATCHED
+            )
         return extractive.model_copy(update=self._fields(draft, extractive, checked, generated))
 
     def _fields(
         self, draft: Draft, extractive: QueryResponse, checked: Checked, generated: Generated
     ) -> dict[str, object]:
         doubtful = checked.hallucination_flag or bool(checked.unsupported_sentences)
-        grounded = checked.status == "grounded"
         score = extractive.confidence
-        if doubtful or not grounded:
+        if doubtful:
             score = min(score, DOUBTFUL_CONFIDENCE)
         warnings = list(extractive.warnings)
-        if grounded and checked.unsupported_sentences:
+        if checked.attributed:
+            warnings.append(ATTRIBUTED)
+        if checked.unsupported_sentences:
             warnings.append(UNSUPPORTED)
         return {
-            "answer": checked.answer if grounded else draft.abstention,
+            "answer": checked.answer,
             "status": checked.status,
             "citations": checked.citations,
             "confidence": score,
