@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The web half of bookchat: the widget (frontend/) and the Docusaurus site (website/).
+# The web half of bookchat: the theme package @bookchat/docusaurus-theme (frontend/) and the
+# Docusaurus site that uses it (website/).
 #   scripts/web.sh install   npm ci when node_modules is missing or older than the lockfile
+#   scripts/web.sh theme     build the theme package (frontend/lib: what `npm pack` ships)
 #   scripts/web.sh test      unit tests + typecheck + build + browser tests (needs the backend venv)
 #   scripts/web.sh build     static site into website/build (BOOKCHAT_API_URL, default http://127.0.0.1:8000)
 #   scripts/web.sh serve     build, then serve it on 127.0.0.1:3000 (PORT to change)
@@ -28,8 +30,14 @@ ensure_chromium() {
   fi
 }
 
+# The site uses the theme as an installed package would: from its built lib/, never its source.
+theme() {
+  npm run --silent build --workspace @bookchat/docusaurus-theme
+}
+
 build() {
   install
+  theme
   npm run build --workspace website
 }
 
@@ -46,11 +54,13 @@ free_port() {
 test_all() {
   install
   local status=0
-  echo "== widget unit tests (vitest)"
-  npm run --silent test --workspace @bookchat/widget || status=1
+  echo "== theme unit tests (vitest)"
+  npm run --silent test --workspace @bookchat/docusaurus-theme || status=1
   echo "== typecheck"
-  npm run --silent typecheck --workspace @bookchat/widget || status=1
+  npm run --silent typecheck --workspace @bookchat/docusaurus-theme || status=1
   npm run --silent typecheck --workspace website || status=1
+  echo "== theme package build (tsc -> frontend/lib)"
+  theme || { echo "web.sh: theme build failed" >&2; echo "0 passed, 1 failed"; return 1; }
   echo "== build (for the browser tests: the API URL is baked in at build time)"
   local api_port started
   api_port="$(free_port)"
@@ -78,9 +88,10 @@ serve() {
 case "${1:-}" in
   install) install ;;
   test) test_all ;;
-  unit) install; npm run --silent test --workspace @bookchat/widget ;;
-  e2e) install; ensure_chromium; shift; e2e "$@" ;;
+  theme) install; theme ;;
+  unit) install; npm run --silent test --workspace @bookchat/docusaurus-theme ;;
+  e2e) install; theme; ensure_chromium; shift; e2e "$@" ;;
   build) build ;;
   serve) serve ;;
-  *) echo "usage: $0 {install|test|unit|e2e|build|serve}" >&2; exit 2 ;;
+  *) echo "usage: $0 {install|theme|test|unit|e2e|build|serve}" >&2; exit 2 ;;
 esac

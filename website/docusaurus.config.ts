@@ -2,7 +2,7 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 
-// Runs in Node.js at build time: customFields are frozen into the bundle here.
+// Runs in Node.js at build time: the theme's options are frozen into the bundle here.
 const apiUrl = (process.env.BOOKCHAT_API_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
 
 const config: Config = {
@@ -34,9 +34,8 @@ const config: Config = {
     locales: ['en'],
   },
 
-  customFields: {
-    bookchatApiUrl: apiUrl,
-  },
+  // The chat panel, installed as any Docusaurus site would: one line.
+  themes: [['@bookchat/docusaurus-theme', {apiUrl}]],
 
   presets: [
     [

@@ -5,6 +5,7 @@
 import {createParser} from 'eventsource-parser';
 import type {
   Chapter,
+  Edition,
   Conversation,
   QueryRequest,
   QueryResponse,
@@ -120,12 +121,22 @@ export interface Transport {
   feedback(messageId: string, rating: Rating, comment?: string): Promise<void>;
 }
 
-/** Creates a Transport for the API at `baseUrl` (e.g. "http://127.0.0.1:8000"). */
+/**
+ * Creates a Transport for the API at `baseUrl` (e.g. "http://127.0.0.1:8000"). `edition` is read
+ * at each request (the reader moves between versions and locales without a new transport).
+ */
 export function createTransport(
   baseUrl: string,
   fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  edition: () => Edition = () => ({}),
 ): Transport {
   const root = baseUrl.replace(/\/+$/, '');
+
+  // Only the fields that are set: an API without editions keeps accepting the request.
+  function editionFields(): Edition {
+    const {version, locale} = edition();
+    return {...(version ? {version} : {}), ...(locale ? {locale} : {})};
+  }
 
   async function request(
     path: string,
@@ -160,14 +171,14 @@ export function createTransport(
 
   return {
     async query(body, signal) {
-      const response = await request('/api/query', {method: 'POST', json: body, signal});
+      const response = await request('/api/query', {method: 'POST', json: {...body, ...editionFields()}, signal});
       return readJson<QueryResponse>(response);
     },
 
     async streamQuery(body, handlers, signal) {
       const response = await request('/api/query/stream', {
         method: 'POST',
-        json: body,
+        json: {...body, ...editionFields()},
         signal,
         headers: {Accept: 'text/event-stream'},
       });
@@ -191,7 +202,8 @@ export function createTransport(
     },
 
     async chapters(signal) {
-      return readJson<Chapter[]>(await request('/api/chapters', {signal}));
+      const params = new URLSearchParams(editionFields() as Record<string, string>).toString();
+      return readJson<Chapter[]>(await request(`/api/chapters${params ? `?${params}` : ''}`, {signal}));
     },
 
     async getConversation(id, signal) {

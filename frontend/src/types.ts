@@ -33,6 +33,16 @@ export interface QueryRequest {
   page?: string;
   conversation_id?: string;
   top_k?: number;
+  /** Docs version name ("current", "1.0"); absent: the index's default version. */
+  version?: string;
+  /** Site locale ("fr"); absent: the index's default locale. */
+  locale?: string;
+}
+
+/** The book edition the reader is on: which docs version and locale answers come from. */
+export interface Edition {
+  version?: string;
+  locale?: string;
 }
 
 export interface QueryResponse {
@@ -105,4 +115,6 @@ export interface CurrentDoc {
   title: string;
   permalink: string;
   frontMatter: Record<string, unknown>;
+  /** The doc's docs version name ("current", "1.0"). */
+  version?: string;
 }

@@ -1,5 +1,6 @@
 import {useCallback, useEffect, useRef, useState} from 'react';
 import {toChatError, type ChatError} from './errors';
+import {DEFAULT_LABELS, type Labels} from './labels';
 import {answerFromResponse, buildRequest, localId, messagesFromHistory, userMessage} from './messages';
 import type {ChatMessage, SendOptions} from './messages';
 import {safeStorage} from './storage';
@@ -13,6 +14,8 @@ export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
 export interface UseChatOptions {
   transport: Transport;
   storageKey?: string;
+  /** The reader's language for error messages (English by default). */
+  labels?: Labels;
 }
 
 /** What useChat returns. */
@@ -29,7 +32,9 @@ export interface UseChatResult {
 }
 
 /** Chat state over the bookchat API: streams answers, remembers the conversation across reloads. */
-export function useChat({transport, storageKey = 'bookchat:conversation'}: UseChatOptions): UseChatResult {
+export function useChat({transport, storageKey = 'bookchat:conversation', labels = DEFAULT_LABELS}: UseChatOptions): UseChatResult {
+  const labelsRef = useRef(labels);
+  labelsRef.current = labels;
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [status, setStatus] = useState<ChatStatus>('ready');
   const [error, setError] = useState<ChatError | null>(null);
@@ -105,7 +110,7 @@ export function useChat({transport, storageKey = 'bookchat:conversation'}: UseCh
           }
           setMessages((list) => list.filter((m) => m.id !== answerId || m.text !== ''));
           patchAnswer(answerId, {complete: true, stopped: true});
-          setError(toChatError(e));
+          setError(toChatError(e, labelsRef.current));
           setStatus('error');
           return;
         }

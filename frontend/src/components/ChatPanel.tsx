@@ -1,5 +1,6 @@
 import React, {useEffect, useLayoutEffect, useRef, useState} from 'react';
 import type {ChatError} from '../errors';
+import {fill, useLabels} from '../labels';
 import type {ChatMessage} from '../messages';
 import type {Rating} from '../types';
 import type {ChatStatus} from '../useChat';
@@ -35,6 +36,7 @@ export function ChatPanel(props: ChatPanelProps): React.JSX.Element {
   const listRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const busy = status === 'submitted' || status === 'streaming';
+  const labels = useLabels();
   const announcement = useAnnouncement(messages, status);
 
   // Follow the streaming answer unless the reader scrolled up to read something else.
@@ -71,9 +73,9 @@ export function ChatPanel(props: ChatPanelProps): React.JSX.Element {
           className="bookchat-btn bookchat-btn-small"
           onClick={props.onNewConversation}
           disabled={messages.length === 0 && !busy}>
-          New conversation
+          {labels.newConversation}
         </button>
-        <button type="button" className="bookchat-btn bookchat-btn-icon" onClick={props.onClose} aria-label="Close" title="Close (Esc)">
+        <button type="button" className="bookchat-btn bookchat-btn-icon" onClick={props.onClose} aria-label={labels.close} title={labels.closeHint}>
           <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
             <path fill="currentColor" d="M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7l1.4-1.4 6.3 6.3 6.3-6.3z" />
           </svg>
@@ -94,8 +96,8 @@ export function ChatPanel(props: ChatPanelProps): React.JSX.Element {
         }}>
         {messages.length === 0 ? (
           <div className="bookchat-empty">
-            <p>Ask anything about this book. Answers quote the book and link to their sources.</p>
-            <p>Tip: highlight text on a page and choose “Ask about this”.</p>
+            <p>{labels.emptyIntro}</p>
+            <p>{labels.emptyTip}</p>
           </div>
         ) : (
           messages.map((message, i) => (
@@ -113,7 +115,7 @@ export function ChatPanel(props: ChatPanelProps): React.JSX.Element {
           <div className="bookchat-error" role="alert">
             <p>{error.message}</p>
             <button type="button" className="bookchat-btn bookchat-btn-primary" onClick={props.onRetry}>
-              Retry
+              {labels.retry}
             </button>
           </div>
         ) : null}
@@ -135,6 +137,7 @@ export function ChatPanel(props: ChatPanelProps): React.JSX.Element {
 
 /** Announces finished answers once, not every streamed fragment (screen readers would stutter). */
 function useAnnouncement(messages: ChatMessage[], status: ChatStatus): string {
+  const labels = useLabels();
   const [text, setText] = useState('');
   const previous = useRef(status);
   const last = messages[messages.length - 1];
@@ -142,10 +145,10 @@ function useAnnouncement(messages: ChatMessage[], status: ChatStatus): string {
   useEffect(() => {
     const wasBusy = previous.current === 'submitted' || previous.current === 'streaming';
     previous.current = status;
-    if (status === 'submitted') setText('Searching the book…');
+    if (status === 'submitted') setText(labels.searching);
     else if (status === 'ready' && wasBusy && key && last) {
-      const prefix = last.status === 'abstained' ? 'Not covered. ' : 'Answer: ';
-      setText(prefix + last.text.replace(/\s+/g, ' ').slice(0, 400));
+      const template = last.status === 'abstained' ? labels.announceNotCovered : labels.announceAnswer;
+      setText(fill(template, {text: last.text.replace(/\s+/g, ' ').slice(0, 400)}));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status, key]);

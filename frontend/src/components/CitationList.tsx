@@ -1,5 +1,6 @@
 import React from 'react';
 import {SiteLink} from '../navigation';
+import {useLabels} from '../labels';
 import type {Citation} from '../types';
 import {InlineMarkdown} from './Markdown';
 
@@ -13,13 +14,14 @@ export function CitationList({
   idPrefix: string;
   onNavigated?: () => void;
 }): React.JSX.Element | null {
+  const labels = useLabels();
   if (citations.length === 0) return null;
   return (
     <div className="bookchat-citations">
-      <p className="bookchat-citations-title">Sources</p>
+      <p className="bookchat-citations-title">{labels.sources}</p>
       <ol>
         {citations.map((c) => {
-          const title = c.section || c.chapter_title || (c.chunk_id === 'selection' ? 'Your selection' : 'Source');
+          const title = c.section || c.chapter_title || (c.chunk_id === 'selection' ? labels.yourSelection : labels.source);
           return (
             <li key={`${c.index}-${c.chunk_id}`} id={`${idPrefix}-${c.index}`} tabIndex={-1} className="bookchat-citation">
               <span className="bookchat-citation-index" aria-hidden="true">{c.index}</span>

@@ -1,10 +1,12 @@
 import React from 'react';
 import {Highlight, themes} from 'prism-react-renderer';
 import {useDataTheme} from '../useDataTheme';
+import {useLabels} from '../labels';
 import {CopyButton} from './CopyButton';
 
 /** A highlighted, copyable code block; the palette follows the site's colour mode. */
 export function CodeBlock({code, language}: {code: string; language: string}): React.JSX.Element {
+  const labels = useLabels();
   const theme = useDataTheme() === 'dark' ? themes.dracula : themes.github;
   const lang = language === 'sh' || language === 'shell' || language === 'console' ? 'bash' : language || 'text';
   return (
@@ -25,7 +27,7 @@ export function CodeBlock({code, language}: {code: string; language: string}): R
           </pre>
         )}
       </Highlight>
-      <CopyButton text={code} label="Copy code" short="Copy" className="bookchat-code-copy" />
+      <CopyButton text={code} label={labels.copyCode} short={labels.copy} className="bookchat-code-copy" />
     </div>
   );
 }

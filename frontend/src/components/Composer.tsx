@@ -1,4 +1,5 @@
 import React, {forwardRef, useState} from 'react';
+import {useLabels} from '../labels';
 
 /** Props of Composer. */
 export interface ComposerProps {
@@ -16,6 +17,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
   {busy, quote, onRemoveQuote, onSend, onStop},
   ref,
 ) {
+  const labels = useLabels();
   const [text, setText] = useState('');
   const canSend = !busy && (text.trim() !== '' || quote !== null);
   const submit = () => {
@@ -39,9 +41,9 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       }}>
       {quote !== null ? (
         <div className="bookchat-composer-quote">
-          <blockquote className="bookchat-quote" aria-label="Selected text">{quote}</blockquote>
-          <button type="button" className="bookchat-btn bookchat-btn-small" onClick={onRemoveQuote} aria-label="Remove the quoted selection">
-            Remove quote
+          <blockquote className="bookchat-quote" aria-label={labels.selectedText}>{quote}</blockquote>
+          <button type="button" className="bookchat-btn bookchat-btn-small" onClick={onRemoveQuote} aria-label={labels.removeQuoteHint}>
+            {labels.removeQuote}
           </button>
         </div>
       ) : null}
@@ -52,18 +54,18 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           rows={2}
           maxLength={MAX_QUESTION}
           value={text}
-          placeholder={quote !== null ? 'Ask about the selection (Enter to explain it)' : 'Ask a question about the book'}
-          aria-label="Your question"
+          placeholder={quote !== null ? labels.placeholderSelection : labels.placeholder}
+          aria-label={labels.yourQuestion}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
         />
         {busy ? (
           <button type="button" className="bookchat-btn bookchat-btn-primary" onClick={onStop}>
-            Stop
+            {labels.stop}
           </button>
         ) : (
           <button type="submit" className="bookchat-btn bookchat-btn-primary" disabled={!canSend}>
-            Send
+            {labels.send}
           </button>
         )}
       </div>

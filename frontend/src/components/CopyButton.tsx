@@ -1,8 +1,10 @@
 import React, {useEffect, useState} from 'react';
 import {copyText} from '../clipboard';
+import {useLabels} from '../labels';
 
 /** A button that copies `text` and confirms for a moment. */
 export function CopyButton({text, label, short, className}: {text: string; label: string; short?: string; className?: string}): React.JSX.Element {
+  const labels = useLabels();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -15,7 +17,7 @@ export function CopyButton({text, label, short, className}: {text: string; label
       className={`bookchat-btn bookchat-btn-small ${className ?? ''}`}
       onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}
       aria-label={state === 'idle' ? label : undefined}>
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : (short ?? label)}
+      {state === 'copied' ? labels.copied : state === 'failed' ? labels.copyFailed : (short ?? label)}
     </button>
   );
 }

@@ -1,6 +1,7 @@
 import React, {useMemo} from 'react';
 import type {Definition, Nodes, Parents, Root} from 'mdast';
 import {isSafeHref, parseInlineMarkdown, parseMarkdown, splitCitations} from '../markdown';
+import {fill, useLabels} from '../labels';
 import {SiteLink} from '../navigation';
 import type {Citation} from '../types';
 import {CodeBlock} from './CodeBlock';
@@ -21,7 +22,8 @@ export function Markdown({text, citations = [], onCite, citeIdPrefix = 'bookchat
     const root = parseMarkdown(text);
     return [root, definitionsOf(root)] as const;
   }, [text]);
-  const ctx = {citations, onCite, citeIdPrefix, definitions, tight: false};
+  const sourceLabel = useLabels().sourceN;
+  const ctx = {citations, onCite, citeIdPrefix, definitions, tight: false, sourceLabel};
   return <div className="bookchat-md">{renderChildren(tree, ctx)}</div>;
 }
 
@@ -29,7 +31,7 @@ export function Markdown({text, citations = [], onCite, citeIdPrefix = 'bookchat
 export function InlineMarkdown({text}: {text: string}): React.JSX.Element {
   const tree = useMemo(() => parseInlineMarkdown(text), [text]);
   const paragraph = tree.children[0];
-  const ctx = {citations: [], citeIdPrefix: '', definitions: new Map(), tight: false};
+  const ctx = {citations: [], citeIdPrefix: '', definitions: new Map(), tight: false, sourceLabel: ''};
   return <>{paragraph && 'children' in paragraph ? renderChildren(paragraph, ctx) : null}</>;
 }
 
@@ -41,6 +43,8 @@ interface Ctx {
   definitions: Map<string, Definition>;
   /** Inside a tight list item, whose paragraphs render without <p> (as CommonMark prescribes). */
   tight: boolean;
+  /** "Source {n}: {title}", the label of a `[n]` marker. */
+  sourceLabel: string;
 }
 
 function definitionsOf(tree: Root): Map<string, Definition> {
@@ -177,7 +181,7 @@ function renderText(text: string, ctx: Ctx): React.ReactNode[] {
         href={`#${ctx.citeIdPrefix}-${part}`}
         className="bookchat-marker"
         onClick={onClick}
-        aria-label={`Source ${part}: ${citation.section || citation.chapter_title}`}>
+        aria-label={fill(ctx.sourceLabel, {n: part, title: citation.section || citation.chapter_title})}>
         [{part}]
       </a>
     );

@@ -1,4 +1,5 @@
 import React, {useCallback} from 'react';
+import {useLabels} from '../labels';
 import type {ChatMessage} from '../messages';
 import {SiteLink} from '../navigation';
 import type {Rating} from '../types';
@@ -17,10 +18,11 @@ export interface MessageViewProps {
   onNavigated?: () => void;
 }
 
-const SCOPE_LABEL = {book: 'Whole book', chapter: 'This chapter', selection: 'Selection'} as const;
+const SCOPE_LABEL = {book: 'wholeBook', chapter: 'thisChapter', selection: 'selection'} as const;
 
 /** One question or answer; abstentions are styled apart from grounded answers. */
 export function MessageView({message, question, onSearchBook, onRate, onNavigated}: MessageViewProps): React.JSX.Element {
+  const labels = useLabels();
   const citePrefix = `bookchat-cite-${message.id}`;
   const focusCitation = useCallback(
     (index: number) => {
@@ -37,7 +39,7 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
       <div className="bookchat-msg bookchat-msg-user">
         {message.selection ? <blockquote className="bookchat-quote">{message.selection}</blockquote> : null}
         <p className="bookchat-question">{message.text}</p>
-        {message.mode !== 'book' ? <span className="bookchat-scope-tag">{SCOPE_LABEL[message.mode]}</span> : null}
+        {message.mode !== 'book' ? <span className="bookchat-scope-tag">{labels[SCOPE_LABEL[message.mode]]}</span> : null}
       </div>
     );
   }
@@ -46,7 +48,7 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
     return (
       <div className="bookchat-msg bookchat-msg-assistant bookchat-msg-pending" aria-busy="true">
         <span className="bookchat-dots" aria-hidden="true"><span /><span /><span /></span>
-        <span className="bookchat-pending-text">Searching the book…</span>
+        <span className="bookchat-pending-text">{labels.searching}</span>
       </div>
     );
   }
@@ -63,11 +65,11 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
           <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
             <path fill="currentColor" d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 15h-2v-2h2v2zm0-4h-2V7h2v6z" />
           </svg>
-          Not covered {message.mode === 'chapter' ? 'in this chapter' : message.mode === 'selection' ? 'by the selection' : 'by the book'}
+          {message.mode === 'chapter' ? labels.notCoveredChapter : message.mode === 'selection' ? labels.notCoveredSelection : labels.notCoveredBook}
         </p>
       ) : null}
       <Markdown text={message.text} citations={message.citations} onCite={focusCitation} citeIdPrefix={citePrefix} />
-      {message.stopped ? <p className="bookchat-note">Stopped.</p> : null}
+      {message.stopped ? <p className="bookchat-note">{labels.stopped}</p> : null}
       {message.warnings?.length ? (
         <ul className="bookchat-warnings">{message.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
       ) : null}
@@ -75,7 +77,7 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
         <div className="bookchat-abstain-actions">
           {message.suggestedChapter ? (
             <p className="bookchat-suggested">
-              Covered in{' '}
+              {labels.coveredIn}{' '}
               <SiteLink href={message.suggestedChapter.section_url || message.suggestedChapter.url} onNavigated={onNavigated}>
                 {message.suggestedChapter.title}
                 {message.suggestedChapter.section ? ` — ${message.suggestedChapter.section}` : ''}
@@ -83,14 +85,14 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
             </p>
           ) : null}
           <button type="button" className="bookchat-btn bookchat-btn-primary" onClick={() => onSearchBook?.(question)}>
-            Search the whole book
+            {labels.searchWholeBook}
           </button>
         </div>
       ) : null}
       {!abstained ? <CitationList citations={message.citations} idPrefix={citePrefix} onNavigated={onNavigated} /> : null}
       {finished ? (
         <div className="bookchat-actions">
-          <CopyButton text={message.text} label="Copy answer" short="Copy" />
+          <CopyButton text={message.text} label={labels.copyAnswer} short={labels.copy} />
           {message.messageId && onRate ? (
             <FeedbackButtons rating={message.rating} onRate={(r) => onRate(message.messageId!, r)} />
           ) : null}

@@ -1,4 +1,5 @@
 import React, {useId} from 'react';
+import {useLabels} from '../labels';
 
 /** Which part of the book questions are asked about (selection mode is set by the quote instead). */
 export type Scope = 'chapter' | 'book';
@@ -15,12 +16,13 @@ export function ScopeSwitch({
   chapterTitle: string | null;
   disabled?: boolean;
 }): React.JSX.Element {
+  const labels = useLabels();
   const name = useId();
   const effective = chapterTitle ? scope : 'book';
   return (
     <fieldset className="bookchat-scope" disabled={disabled}>
-      <legend className="bookchat-sr">Search in</legend>
-      <label className={effective === 'chapter' ? 'is-active' : ''} title={chapterTitle ?? 'This page is not part of a chapter'}>
+      <legend className="bookchat-sr">{labels.searchIn}</legend>
+      <label className={effective === 'chapter' ? 'is-active' : ''} title={chapterTitle ?? labels.noChapter}>
         <input
           type="radio"
           name={name}
@@ -29,11 +31,11 @@ export function ScopeSwitch({
           disabled={!chapterTitle}
           onChange={() => onChange('chapter')}
         />
-        <span>This chapter</span>
+        <span>{labels.thisChapter}</span>
       </label>
       <label className={effective === 'book' ? 'is-active' : ''}>
         <input type="radio" name={name} value="book" checked={effective === 'book'} onChange={() => onChange('book')} />
-        <span>Whole book</span>
+        <span>{labels.wholeBook}</span>
       </label>
       {chapterTitle && effective === 'chapter' ? <span className="bookchat-scope-chapter">{chapterTitle}</span> : null}
     </fieldset>

@@ -1,4 +1,5 @@
 import React, {useEffect, useState} from 'react';
+import {useLabels} from '../labels';
 import {DEFAULT_CONTENT_SELECTOR, docSelectionText} from '../selection';
 
 interface Anchor {
@@ -15,6 +16,7 @@ export function SelectionPopover({
   onAsk: (text: string) => void;
   contentSelector?: string;
 }): React.JSX.Element | null {
+  const labels = useLabels();
   const [anchor, setAnchor] = useState<Anchor | null>(null);
 
   useEffect(() => {
@@ -65,7 +67,7 @@ export function SelectionPopover({
         onAsk(anchor.text);
         setAnchor(null);
       }}>
-      Ask about this
+      {labels.askAboutThis}
     </button>
   );
 }

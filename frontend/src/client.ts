@@ -1,4 +1,4 @@
-/** Public API of @bookchat/widget. */
+/** The browser half of @bookchat/docusaurus-theme: the widget, usable outside Docusaurus too. */
 export {BookChat, type BookChatProps} from './components/BookChat';
 export {useChat, type ChatStatus, type UseChatOptions, type UseChatResult} from './useChat';
 export {createTransport, parseSSE, ApiError, StreamError, isAbortError, type Transport} from './transport';
@@ -8,3 +8,5 @@ export {Markdown} from './components/Markdown';
 export type {ChatMessage, SendOptions} from './messages';
 export type {ChatError} from './errors';
 export type * from './types';
+export {parseShortcut, type Shortcut} from './shortcut';
+export {DEFAULT_LABELS, type Labels} from './labels';
