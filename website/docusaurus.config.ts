@@ -31,7 +31,13 @@ const config: Config = {
 
   i18n: {
     defaultLocale: 'en',
-    locales: ['en'],
+    // French: a few pages translated (i18n/fr/docusaurus-plugin-content-docs/current/), the others
+    // shown in English; bookchat's strings translated in i18n/fr/code.json.
+    locales: ['en', 'fr'],
+    localeConfigs: {
+      en: {label: 'English'},
+      fr: {label: 'Français'},
+    },
   },
 
   // The chat panel, installed as any Docusaurus site would: one line.
@@ -44,6 +50,12 @@ const config: Config = {
         docs: {
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
+          // Two editions: the current one (2.0) at /docs/, the 1.0 snapshot (versioned_docs/) at /docs/1.0/.
+          lastVersion: 'current',
+          versions: {
+            current: {label: '2.0'},
+            '1.0': {label: '1.0', banner: 'unmaintained'},
+          },
         },
         blog: false,
         theme: {
@@ -70,6 +82,8 @@ const config: Config = {
           position: 'left',
           label: 'Book',
         },
+        {type: 'docsVersionDropdown', position: 'right'},
+        {type: 'localeDropdown', position: 'right'},
       ],
     },
     footer: {

@@ -1,5 +1,5 @@
 /** The Docusaurus side of @bookchat/docusaurus-theme: theme paths, options, the route manifest. */
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
@@ -20,9 +20,20 @@ export interface GlobalData {
   contentSelector: string;
 }
 
+const PACKAGE_DIR = resolve(__dirname, '..', '..');
+
 function generator(): string {
-  const pkg = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as {name: string; version: string};
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {name: string; version: string};
   return `${pkg.name}@${pkg.version}`;
+}
+
+/** The theme's own translations for a locale ("fr-CA" falls back to "fr"); the site's code.json wins. */
+export function defaultTranslations(locale: string): Record<string, string> {
+  for (const name of [locale, locale.split('-')[0]]) {
+    const file = join(PACKAGE_DIR, 'translations', `${name}.json`);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  }
+  return {};
 }
 
 /** The theme: mounts the chat panel on every page and writes bookchat-routes.json after a build. */
@@ -38,6 +49,10 @@ export default function themeBookchat(context: LoadContext, options: Options): P
 
     getTypeScriptThemePath() {
       return '../../src/theme';
+    },
+
+    async getDefaultCodeTranslationMessages() {
+      return defaultTranslations(context.i18n.currentLocale);
     },
 
     getClientModules() {

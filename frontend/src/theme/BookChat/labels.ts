@@ -16,7 +16,7 @@ export default function useBookChatLabels(): Labels {
       close: translate({id: 'theme.bookchat.close', message: 'Close'}),
       closeHint: translate({id: 'theme.bookchat.closeHint', message: 'Close (Esc)'}),
       emptyIntro: translate({id: 'theme.bookchat.emptyIntro', message: 'Ask anything about this book. Answers quote the book and link to their sources.'}),
-      emptyTip: translate({id: 'theme.bookchat.emptyTip', message: 'Tip: highlight text on a page and choose “Ask about this”.'}),
+      emptyTip: translate({id: 'theme.bookchat.emptyTip', message: 'Tip: highlight text on a page and choose “Ask about this”.', description: 'Names the askAboutThis button'}),
       retry: translate({id: 'theme.bookchat.retry', message: 'Retry'}),
       searching: translate({id: 'theme.bookchat.searching', message: 'Searching the book…'}),
       announceAnswer: translate({id: 'theme.bookchat.announceAnswer', message: 'Answer: {text}'}),
