@@ -99,7 +99,7 @@ def test_health_reports_what_the_probe_found(
         ("reachable", "model", "chat", "streaming", "tools"), True
     )
     # The tool round trip is the exchange llama.cpp used to answer with HTTP 500.
-    assert len(exchanges.completions()) == 4
+    assert len(exchanges.completions()) == 5
 
 
 def test_a_covered_question_is_answered_and_cited_though_the_model_writes_no_markers(

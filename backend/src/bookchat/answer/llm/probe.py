@@ -6,7 +6,7 @@ and once at start-up) asks five small questions, in order, and stops at the firs
 out the rest:
 reachable (GET /models) → model listed → a chat completion → the same streamed → a forced tool
 call and the request that returns its result (the exchange that fails on servers that reject
-`content: null`, see compat.py).
+`content: null`, see compat.py), after a request that merely offers the tool.
 """
 
 from __future__ import annotations
@@ -171,6 +171,11 @@ async def _tools(client: AsyncOpenAI, model: str) -> list[Finding]:
     question: list[ChatCompletionMessageParam] = [
         {"role": "user", "content": "Search the book for: rebase."}
     ]
+    # Offered, not forced: what every answer sends with BOOKCHAT_LLM_SEARCH=auto. Some servers
+    # (vLLM without --enable-auto-tool-choice) refuse it while accepting a forced call.
+    await client.chat.completions.create(
+        model=model, messages=question, tools=[PROBE_TOOL], max_tokens=8, temperature=0
+    )
     reply = await client.chat.completions.create(
         model=model,
         messages=question,
@@ -192,7 +197,7 @@ async def _tools(client: AsyncOpenAI, model: str) -> list[Finding]:
     await client.chat.completions.create(
         model=model, messages=turn, tools=[PROBE_TOOL], max_tokens=8, temperature=0
     )
-    return [Finding("tools", True, "forced tool calls and their results are accepted")]
+    return [Finding("tools", True, "tools offered, a forced call and its result are accepted")]
 
 
 def log_once(capabilities: Capabilities) -> None:
