@@ -25,6 +25,7 @@ export const DEFAULT_LABELS = {
   notCoveredSelection: 'Not covered by the selection',
   notCoveredBook: 'Not covered by the book',
   stopped: 'Stopped.',
+  untranslated: 'This answer comes from the original text: the cited page is not translated yet.',
   coveredIn: 'Covered in',
   searchWholeBook: 'Search the whole book',
   copyAnswer: 'Copy answer',

@@ -24,6 +24,8 @@ export interface ChatMessage {
   citations: Citation[];
   suggestedChapter?: SuggestedChapter | null;
   warnings?: string[];
+  /** The server's note that the answer quotes the untranslated (default-locale) text. */
+  notice?: string | null;
   /** The server's message id, needed for feedback. */
   messageId?: string;
   rating?: Rating | null;
@@ -75,6 +77,7 @@ export function answerFromResponse(id: string, response: QueryResponse): ChatMes
     citations: response.citations ?? [],
     suggestedChapter: response.suggested_chapter ?? null,
     warnings: response.warnings ?? [],
+    notice: response.notice ?? null,
     messageId: response.message_id,
     rating: null,
     complete: true,

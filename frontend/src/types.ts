@@ -57,6 +57,8 @@ export interface QueryResponse {
   unsupported_sentences?: string[];
   suggested_chapter: SuggestedChapter | null;
   warnings: string[];
+  /** Set when the answer comes from the default locale's text (the cited page is not translated). */
+  notice?: string | null;
   corpus_version: string;
   conversation_id: string;
   message_id: string;

@@ -70,6 +70,11 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
       ) : null}
       <Markdown text={message.text} citations={message.citations} onCite={focusCitation} citeIdPrefix={citePrefix} />
       {message.stopped ? <p className="bookchat-note">{labels.stopped}</p> : null}
+      {message.notice ? (
+        <p className="bookchat-note bookchat-notice" title={message.notice}>
+          {labels.untranslated}
+        </p>
+      ) : null}
       {message.warnings?.length ? (
         <ul className="bookchat-warnings">{message.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
       ) : null}

@@ -23,6 +23,8 @@ export const DEFAULT_THEME_CONFIG: ThemeConfig = {shortcut: 'mod+i'};
 
 // Ctrl/⌘K belongs to the search bar: the default is ⌘I / Ctrl+I ("inquire").
 const SHORTCUT = /^(?:(?:mod|ctrl|meta|alt|shift)\+)*[a-z0-9/.,;]$/;
+const SHORTCUT_MESSAGE =
+  '"themeConfig.bookchat.shortcut" must be false or keys like "mod+i" (modifiers mod, ctrl, meta, alt, shift, then one key), got {:[.]}';
 
 const OptionsSchema = Joi.object({
   apiUrl: Joi.string()
@@ -45,7 +47,9 @@ const ThemeConfigSchema = Joi.object({
       .try(Joi.boolean().valid(false), Joi.string().lowercase().pattern(SHORTCUT))
       .default(DEFAULT_THEME_CONFIG.shortcut)
       .messages({
-        'alternatives.match': '"themeConfig.bookchat.shortcut" must be false or keys like "mod+i" (modifiers mod, ctrl, meta, alt, shift, then one key)',
+        'alternatives.match': SHORTCUT_MESSAGE,
+        'string.pattern.base': SHORTCUT_MESSAGE,
+        'any.only': SHORTCUT_MESSAGE,
       }),
   }).default(DEFAULT_THEME_CONFIG),
 }).unknown();

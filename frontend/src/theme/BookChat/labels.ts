@@ -30,6 +30,11 @@ export default function useBookChatLabels(): Labels {
       notCoveredSelection: translate({id: 'theme.bookchat.notCoveredSelection', message: 'Not covered by the selection'}),
       notCoveredBook: translate({id: 'theme.bookchat.notCoveredBook', message: 'Not covered by the book'}),
       stopped: translate({id: 'theme.bookchat.stopped', message: 'Stopped.'}),
+      untranslated: translate({
+        id: 'theme.bookchat.untranslated',
+        message: 'This answer comes from the original text: the cited page is not translated yet.',
+        description: 'Under an answer quoted from the default-locale text of a page not yet translated',
+      }),
       coveredIn: translate({id: 'theme.bookchat.coveredIn', message: 'Covered in'}),
       searchWholeBook: translate({id: 'theme.bookchat.searchWholeBook', message: 'Search the whole book'}),
       copyAnswer: translate({id: 'theme.bookchat.copyAnswer', message: 'Copy answer'}),
