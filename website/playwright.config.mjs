@@ -1,7 +1,9 @@
 // Browser tests: Playwright Test drives Debian's Chromium (never a downloaded browser) against
 // the built site and the real backend, both started here as Playwright web servers on free
-// 127.0.0.1 ports. `scripts/web.sh test` builds the site first; without a build this builds it.
+// 127.0.0.1 ports. `scripts/web.sh test` builds the site first; without a build this builds it
+// (before the servers start: the backend ingests the build's route manifests).
 import {defineConfig} from '@playwright/test';
+import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import {
@@ -23,6 +25,15 @@ import {
 
 if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (scripts/web.sh test does it)`);
 
+if (!bakesApiUrl(BUILD_DIR, API_URL)) {
+  const built = spawnSync(process.execPath, [DOCUSAURUS, 'build', '--out-dir', BUILD_DIR], {
+    cwd: WEBSITE,
+    env: {...process.env, BOOKCHAT_API_URL: API_URL, NO_UPDATE_NOTIFIER: '1'},
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) throw new Error(`docusaurus build failed (exit ${built.status})`);
+}
+
 const q = (value) => `'${String(value).replaceAll("'", `'\\''`)}'`;
 const sitePort = new URL(SITE_URL).port;
 
@@ -32,7 +43,8 @@ const backend = {
   command: [
     `mkdir -p ${q(dirname(BACKEND_LOG))}`,
     ...(KEEP_DATA_DIR ? [] : [`rm -rf ${q(DATA_DIR)}`]),
-    `${q(BOOKCHAT)} ingest --docs ${q(`${WEBSITE}/docs`)} >${q(BACKEND_LOG)} 2>&1 || { tail -n 40 ${q(BACKEND_LOG)} >&2; exit 1; }`,
+    // Every version and locale, with the permalinks the build's route manifests list.
+    `${q(BOOKCHAT)} ingest --site ${q(WEBSITE)} --build-dir ${q(BUILD_DIR)} >${q(BACKEND_LOG)} 2>&1 || { tail -n 40 ${q(BACKEND_LOG)} >&2; exit 1; }`,
     `exec ${q(BOOKCHAT)} serve --host 127.0.0.1 --port ${new URL(API_URL).port} >>${q(BACKEND_LOG)} 2>&1`,
   ].join(' && '),
   cwd: REPO,
@@ -46,7 +58,7 @@ const backend = {
 // that stopping it stops the server.
 const serve = `exec node ${q(DOCUSAURUS)} serve --dir ${q(BUILD_DIR)} --host 127.0.0.1 --port ${sitePort} --no-open`;
 const site = {
-  command: bakesApiUrl(BUILD_DIR, API_URL) ? serve : `node ${q(DOCUSAURUS)} build --out-dir ${q(BUILD_DIR)} >/dev/null && ${serve}`,
+  command: serve,
   cwd: WEBSITE,
   env: {BOOKCHAT_API_URL: API_URL, NO_UPDATE_NOTIFIER: '1'},
   url: SITE_URL,

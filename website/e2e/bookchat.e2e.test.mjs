@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {test} from '@playwright/test';
-import {API_URL, ARTIFACTS, BUILD_DIR, SITE_URL, backendLogTail, bookchat, fileForPath} from './stack.mjs';
+import {ask, chooseScope, followCitation, openPage, openPanel} from './panel.mjs';
+import {API_URL, ARTIFACTS, BUILD_DIR, SITE_URL, bookchat, fileForPath} from './stack.mjs';
 
 let chapters = [];
 
@@ -11,55 +12,6 @@ test.beforeAll(async () => {
   chapters = await (await fetch(`${API_URL}/api/chapters`)).json();
   assert.ok(Array.isArray(chapters) && chapters.length > 0, `GET /api/chapters returned ${JSON.stringify(chapters)}`);
 });
-
-/** Opens a fresh browser context (empty localStorage) and records page errors and API traffic. */
-async function openPage(browser, path, options = {}) {
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}, ...options});
-  const page = await context.newPage();
-  const errors = [];
-  const queries = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('request', (request) => {
-    if (request.url().includes('/api/query')) queries.push({url: request.url(), body: request.postDataJSON()});
-  });
-  await page.goto(SITE_URL + path);
-  await page.waitForSelector('html[data-has-hydrated="true"]');
-  return {page, context, errors, queries};
-}
-
-async function openPanel(page) {
-  await page.click('.bookchat-launcher');
-  await page.waitForSelector('#bookchat-panel');
-  await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-input'));
-}
-
-async function chooseScope(page, label) {
-  await page.click(`.bookchat-scope label:has-text("${label}")`);
-}
-
-/** Types a question, sends it with Enter and waits until the answer has finished streaming. */
-async function ask(page, question) {
-  const before = await page.locator('.bookchat-msg-assistant').count();
-  await page.fill('.bookchat-input', question);
-  const response = page.waitForResponse((r) => r.url().endsWith('/api/query/stream'));
-  await page.press('.bookchat-input', 'Enter');
-  const streamed = await response;
-  try {
-    await page.waitForFunction(
-      (n) =>
-        document.querySelectorAll('.bookchat-msg-assistant:not(.bookchat-msg-pending)').length > n &&
-        !document.querySelector('.bookchat-msg-assistant[aria-busy="true"]') &&
-        !document.querySelector('.bookchat-msg-pending'),
-      before,
-      {timeout: 30_000},
-    );
-  } catch (error) {
-    const panel = await page.textContent('#bookchat-panel').catch(() => '(no panel)');
-    throw new Error(`no finished answer for "${question}" (HTTP ${streamed.status()}); panel: ${panel}\nbackend log tail: ${backendLogTail(800)}`, {cause: error});
-  }
-  const last = page.locator('.bookchat-msg-assistant').last();
-  return {streamed, last, status: await last.getAttribute('data-status')};
-}
 
 /** A request body minus the conversation id, which follow-up questions carry. */
 function withoutConversation(body) {
@@ -164,18 +116,7 @@ test.describe('bookchat in the built site', () => {
     // A citation navigates client-side to its page and heading, and the panel keeps its state.
     const href = await citations.first().getAttribute('href');
     assert.match(href, /^\/docs\/.*#.+/);
-    const [path, hash] = href.split('#');
-    const navigations = [];
-    page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
-    await citations.first().click();
-    await page.waitForURL((u) => u.pathname.replace(/\/$/, '') === path.replace(/\/$/, '') && u.hash === `#${hash}`);
-    const heading = await page.waitForFunction((id) => {
-      const el = document.getElementById(id);
-      if (!el || !/^H[1-6]$/.test(el.tagName)) return null;
-      const r = el.getBoundingClientRect();
-      return r.top >= -2 && r.top < window.innerHeight ? el.tagName : null;
-    }, decodeURIComponent(hash));
-    assert.match(await heading.jsonValue(), /^H[1-6]$/);
+    assert.match(await followCitation(page, citations.first()), /^H[1-6]$/);
     assert.ok(await page.isVisible('#bookchat-panel'), 'the panel stays open on desktop');
     assert.ok((await page.locator('.bookchat-msg-assistant').count()) >= 1, 'the conversation survives navigation');
     await shot(page, 'desktop-citation-landing.png');
@@ -191,7 +132,8 @@ test.describe('bookchat in the built site', () => {
     assert.equal((await page.textContent('.bookchat-scope-chapter')).trim(), chapter.title);
 
     const inChapter = await ask(page, 'What is the difference between fetch and pull?');
-    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'What is the difference between fetch and pull?', mode: 'chapter', chapter: chapter.key});
+    // The page's edition goes along: the current version (2.0), in English.
+    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'What is the difference between fetch and pull?', mode: 'chapter', chapter: chapter.key, version: 'current', locale: 'en'});
     assert.equal(inChapter.status, 'grounded');
 
     const outside = await ask(page, 'How do I install Git on Windows?');
@@ -204,7 +146,7 @@ test.describe('bookchat in the built site', () => {
     await outside.last.getByRole('button', {name: 'Search the whole book'}).click();
     await response;
     await page.waitForFunction(() => !document.querySelector('.bookchat-msg-assistant[aria-busy="true"], .bookchat-msg-pending'));
-    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'How do I install Git on Windows?', mode: 'book'});
+    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'How do I install Git on Windows?', mode: 'book', version: 'current', locale: 'en'});
     assert.equal(await page.locator('.bookchat-msg-assistant').last().getAttribute('data-status'), 'grounded');
     assert.deepEqual(errors, []);
     await context.close();

@@ -59,7 +59,7 @@ export const BACKEND_ENV = EXTERNAL_API_URL
       OPENAI_AGENTS_DISABLE_TRACING: '1',
     };
 
-/** True when the built JS bundles carry `apiUrl` (customFields are frozen at build time). */
+/** True when the built JS bundles carry `apiUrl` (the theme's options are frozen at build time). */
 export function bakesApiUrl(dir, apiUrl) {
   const assets = join(dir, 'assets', 'js');
   if (!existsSync(join(dir, 'index.html')) || !existsSync(assets)) return false;
