@@ -199,3 +199,24 @@ def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel
     model = LocalModel(tmp_path_factory.mktemp("llama") / "server.log").start()
     yield model
     model.stop()
+
+
+@pytest.fixture(scope="session")
+def site_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """Settings whose data folder holds the small built site's index (tests/sites.py)."""
+    return settings_for(tmp_path_factory.mktemp("site-data"))
+
+
+@pytest.fixture(scope="session")
+def site_store(
+    site_settings: Settings, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[VectorStore]:
+    """tests/sites.py's site (current and 1.0, English and French) ingested with --site."""
+    from bookchat.ingest.run import SiteSource
+    from tests.sites import write_site
+
+    site = write_site(tmp_path_factory.mktemp("site"))
+    store = open_store(site_settings)
+    run_ingest(site_settings, store, lambda: embedder, site=SiteSource(site))
+    yield store
+    store.close()

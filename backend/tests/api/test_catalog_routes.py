@@ -20,7 +20,7 @@ def test_chapters_lists_the_book_in_reading_order(client: Any) -> None:
     assert keys[:4] == ["intro", "getting-started", "everyday-git", "branching"]
     branching = chapters[3]
     assert branching["url"] == "/docs/branching/"
-    assert {"path", "doc_id", "title", "url"} == set(branching["pages"][0])
+    assert {"path", "doc_id", "title", "url", "localized"} == set(branching["pages"][0])
 
 
 def test_health_is_ok_with_the_corpus_it_serves(client: Any) -> None:
@@ -120,3 +120,29 @@ def test_server_warming_its_sentence_cache_answers_and_reports_it(
         while client.get("/health").json()["sentence_cache"] == "warming":
             time.sleep(0.05)
         assert client.get("/health").json()["sentence_cache"] == "warm"
+
+
+def test_chapters_of_each_edition_have_its_titles_and_urls(site_client: Any) -> None:
+    default = site_client.get("/api/chapters").json()
+    assert [(c["key"], c["title"], c["url"]) for c in default] == [
+        ("basics", "Basics", "/textbook/docs/basics/install/"),
+        ("undo", "Undoing changes", "/textbook/docs/undo/"),
+    ]
+    french = site_client.get("/api/chapters", params={"locale": "fr"}).json()
+    assert french[0]["title"] == "Les bases"
+    pages = [(p["title"], p["url"], p["localized"]) for p in french[0]["pages"]]
+    assert pages == [
+        ("Installing Git", "/textbook/fr/docs/basics/install/", False),
+        ("Configurer Git", "/textbook/fr/docs/basics/config/", True),
+    ]
+    old = site_client.get("/api/chapters", params={"version": "1.0", "locale": "fr"}).json()
+    assert old[1]["url"] == "/textbook/fr/docs/1.0/undo/"
+
+
+def test_chapters_of_an_unknown_edition_are_a_404_naming_the_known_ones(site_client: Any) -> None:
+    response = site_client.get("/api/chapters", params={"version": "9.9"})
+    assert response.status_code == 404
+    assert response.json() == {
+        "detail": "Unknown version '9.9': this index holds version 'current', '1.0'."
+    }
+    assert site_client.get("/api/chapters", params={"locale": ""}).status_code == 422

@@ -59,7 +59,7 @@ def _operation(openapi: dict[str, Any], path: str, method: str) -> dict[str, Any
 DECLARED = {
     ("/api/query", "post"): {"200", "400", "404", "422", "429", "500", "503"},
     ("/api/query/stream", "post"): {"200", "400", "404", "422", "429", "500", "503"},
-    ("/api/chapters", "get"): {"200", "500", "503"},
+    ("/api/chapters", "get"): {"200", "404", "422", "500", "503"},
     ("/health", "get"): {"200", "500", "503"},
     ("/metrics", "get"): {"200", "500"},
     ("/api/admin/ingest", "post"): {"200", "400", "401", "403", "422", "500", "503"},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,6 +20,9 @@ RESPONSE_FIELDS = {
     "unsupported_sentences",
     "suggested_chapter",
     "warnings",
+    "version",
+    "locale",
+    "notice",
     "corpus_version",
     "conversation_id",
     "message_id",
@@ -35,6 +39,7 @@ CITATION_FIELDS = {
     "url",
     "excerpt",
     "score",
+    "localized",
 }
 
 
@@ -54,6 +59,8 @@ def test_book_question_is_answered_from_the_section_that_covers_it(client: Any) 
     assert body["generator"] == "extractive"
     assert body["model"] is None
     assert body["warnings"] == []
+    # A plain docs folder is one edition: current, English, every page in its own language.
+    assert (body["version"], body["locale"], body["notice"]) == ("current", "en", None)
     assert body["hallucination_flag"] is False
     assert 0.5 <= body["confidence"] <= 1
     assert body["corpus_version"]
@@ -253,3 +260,99 @@ def test_generic_questions_about_a_selection_are_answered_from_it(
     body = _ask(client, question=question, mode="selection", selection=selection).json()
     assert body["status"] == "grounded"
     assert "movable pointer" in body["answer"]
+
+
+# --- Versions and locales: a built site with current and 1.0, English and French -------------
+
+BRANCH = "What is the default branch of a new repository called?"
+CREATED = "When did Linus Torvalds write Git?"
+
+
+def test_each_version_answers_with_its_own_fact_and_its_own_url(site_client: Any) -> None:
+    current = _ask(site_client, question=BRANCH).json()
+    old = _ask(site_client, question=BRANCH, version="1.0").json()
+    assert (current["status"], current["version"], current["locale"]) == (
+        "grounded",
+        "current",
+        "en",
+    )
+    assert "called main" in current["answer"] and "master" not in current["answer"]
+    assert [c["url"] for c in current["citations"]] == [
+        "/textbook/docs/basics/config/#default-branch"
+    ]
+    assert (old["status"], old["version"]) == ("grounded", "1.0")
+    assert "called master" in old["answer"] and "main." not in old["answer"]
+    assert [c["url"] for c in old["citations"]] == [
+        "/textbook/docs/1.0/basics/config/#default-branch"
+    ]
+
+
+def test_a_french_page_is_cited_at_its_fr_url(site_client: Any) -> None:
+    body = _ask(
+        site_client,
+        question="Comment s'appelle la branche par défaut d'un nouveau dépôt ?",
+        locale="fr",
+    ).json()
+    assert (body["status"], body["locale"], body["notice"]) == ("grounded", "fr", None)
+    assert "s'appelle main" in body["answer"]
+    citation = body["citations"][0]
+    assert citation["url"] == "/textbook/fr/docs/basics/config/#default-branch"
+    assert citation["localized"] is True
+
+
+def test_an_untranslated_page_answers_in_english_at_the_french_url_saying_so(
+    site_client: Any,
+) -> None:
+    body = _ask(
+        site_client,
+        question="Which version of Git does this book need?",
+        version="1.0",
+        locale="fr",
+    ).json()
+    assert body["status"] == "grounded" and "Git 2.20" in body["answer"]
+    assert [(c["url"], c["localized"]) for c in body["citations"]] == [
+        ("/textbook/fr/docs/1.0/basics/install/#requirements", False)
+    ]
+    assert body["notice"] == (
+        "This answer comes from the en text: the cited page is not translated into fr yet."
+    )
+
+
+def test_chapter_mode_points_to_the_better_chapter_of_the_same_edition(site_client: Any) -> None:
+    body = _ask(
+        site_client, question=BRANCH, mode="chapter", chapter="undo", version="1.0", locale="fr"
+    ).json()
+    assert body["status"] == "abstained"
+    suggestion = body["suggested_chapter"]
+    # 1.0 has no French sidebar translations (version-1.0.json), so the label stays English.
+    assert suggestion["key"] == "basics" and suggestion["title"] == "Basics"
+    assert suggestion["url"] == "/textbook/fr/docs/1.0/basics/install/"
+    assert suggestion["section_url"] == "/textbook/fr/docs/1.0/basics/config/#default-branch"
+
+
+def test_an_unknown_version_or_locale_is_a_404_naming_the_known_ones(site_client: Any) -> None:
+    version = _ask(site_client, question=BRANCH, version="3.0")
+    assert version.status_code == 404
+    assert version.json()["detail"] == (
+        "Unknown version '3.0': this index holds version 'current', '1.0'."
+    )
+    locale = site_client.post("/api/query/stream", json={"question": BRANCH, "locale": "de"})
+    assert locale.status_code == 404
+    assert locale.json()["detail"] == "Unknown locale 'de': this index holds locale 'en', 'fr'."
+
+
+def test_the_stream_answers_from_the_requested_edition(site_client: Any) -> None:
+    response = site_client.post("/api/query/stream", json={"question": BRANCH, "version": "1.0"})
+    assert response.status_code == 200
+    done = response.text.split("event: done\ndata: ", 1)[1].split("\n", 1)[0]
+    body = json.loads(done)
+    assert body["version"] == "1.0" and "master" in body["answer"]
+    assert body["citations"][0]["url"] == "/textbook/docs/1.0/basics/config/#default-branch"
+
+
+def test_a_plain_docs_index_is_current_in_english(client: Any) -> None:
+    body = _ask(client, question=CREATED, version="current", locale="en").json()
+    assert (body["status"], body["version"], body["locale"]) == ("grounded", "current", "en")
+    unknown = _ask(client, question=CREATED, version="1.0")
+    assert unknown.status_code == 404
+    assert unknown.json()["detail"] == "Unknown version '1.0': this index holds version 'current'."

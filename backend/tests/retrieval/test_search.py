@@ -58,3 +58,16 @@ def test_hybrid_search_returns_the_limit_in_fused_order_with_ties_broken_by_cosi
     assert len(hits) == 5
     keys = [(-rrf[h.chunk_id], -h.score) for h in hits]
     assert keys == sorted(keys)
+
+
+def test_a_scoped_search_stays_inside_its_edition_even_in_one_chapter(
+    embedder: Embedder, site_store: VectorStore
+) -> None:
+    vector = embedder.embed(["What is the default branch called?"])[0].tolist()
+    for hybrid in (False, True):
+        retriever = Retriever(site_store, hybrid=hybrid).scoped({"version": "1.0", "locale": "fr"})
+        for chapter in (None, "basics"):
+            hits = retriever.search("default branch", vector, limit=10, chapter=chapter)
+            assert hits
+            assert {(h.payload["version"], h.payload["locale"]) for h in hits} == {("1.0", "fr")}
+            assert all(h.payload["url"].startswith("/textbook/fr/docs/1.0/") for h in hits)

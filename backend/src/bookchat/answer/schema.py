@@ -49,6 +49,10 @@ class QueryRequest(BaseModel):
     selection: Selection | None = None
     page: Annotated[str, Field(max_length=2000)] | None = None
     conversation_id: Annotated[str, Field(max_length=200)] | None = None
+    # The Docusaurus docs version ("current", "1.0") and locale ("fr") the reader is on; absent:
+    # the index's default version and locale. Unknown ones are a 404 naming the known ones.
+    version: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    locale: Annotated[str, Field(min_length=1, max_length=50)] | None = None
     top_k: Annotated[int, Field(ge=1, le=10)] = 5
 
     @field_validator("top_k", mode="before")
@@ -73,6 +77,9 @@ class Citation(BaseModel):
     url: str
     excerpt: str
     score: float
+    # False: the page is not translated into the requested locale; its text is the default
+    # locale's, at the requested locale's URL (the response's `notice` says so).
+    localized: bool = True
 
 
 class SuggestedChapter(BaseModel):
@@ -99,6 +106,12 @@ class QueryResponse(BaseModel):
     unsupported_sentences: list[str] = Field(default_factory=list)
     suggested_chapter: SuggestedChapter | None = None
     warnings: list[str] = Field(default_factory=list)
+    # The edition answered from (None only in selection mode before any ingest).
+    version: str | None = None
+    locale: str | None = None
+    # Set when a citation's page is not translated into `locale` yet (the text is the default
+    # locale's): a sentence the widget may show, or replace with its own translated one.
+    notice: str | None = None
     corpus_version: str | None
     # None only when the conversation store was unavailable (a warning then says so).
     conversation_id: str | None

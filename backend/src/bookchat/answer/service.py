@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer import decline
 from bookchat.answer.decline import confidence, selection_source, suggest_chapter
+from bookchat.answer.edition_notice import fallback_notice
 from bookchat.answer.features import Context
 from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.answer.grounding import (
@@ -41,6 +42,7 @@ from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors, warm_s
 from bookchat.answer.units import split_units
 from bookchat.config import Settings
 from bookchat.retrieval.catalog import Catalog, CatalogCache
+from bookchat.retrieval.editions import Edition
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import StoreUnavailable, VectorStore
@@ -49,6 +51,16 @@ log = logging.getLogger(__name__)
 
 # A long selection is judged on its first units: each must be embedded at query time.
 MAX_SELECTION_UNITS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The edition a question is answered from, and retrieval kept inside it."""
+
+    edition: Edition | None  # None: selection mode before any ingest (nothing to scope)
+    catalog: Catalog  # the catalog seen from the edition: its chapters, pages and URLs
+    retriever: Retriever
+    grounder: Grounder
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +115,9 @@ class AnswerService:
         retrieved together with them (selection mode answers from the selection alone).
         """
         started = time.perf_counter()
-        outcome, response = await self._extractive(request, history, started)
-        draft = self._draft(request, history, outcome, started)
+        scope = await self._scope(request)
+        outcome, response = await self._extractive(request, history, started, scope)
+        draft = self._draft(request, history, outcome, started, scope)
         if draft is None or self._writer is None:
             return response
         return await self._writer.write(draft, response)
@@ -112,8 +125,9 @@ class AnswerService:
     async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
         """`answer` with the model's text as deltas; errors are raised before anything streams."""
         started = time.perf_counter()
-        outcome, response = await self._extractive(request, history, started)
-        draft = self._draft(request, history, outcome, started)
+        scope = await self._scope(request)
+        outcome, response = await self._extractive(request, history, started, scope)
+        draft = self._draft(request, history, outcome, started, scope)
         if draft is None or self._writer is None:
             return Streamed(response)
         return self._writer.stream(draft, response)
@@ -124,6 +138,7 @@ class AnswerService:
         history: Sequence[PriorTurn],
         outcome: Outcome,
         started: float,
+        scope: Scope,
     ) -> Draft | None:
         # Only a grounded decision reaches the model: abstentions stay exactly as retrieval made
         # them, and the model is never asked to answer what the book does not cover.
@@ -132,7 +147,7 @@ class AnswerService:
         search = None
         if request.mode != "selection":
             search = book_search(
-                self._retriever,
+                scope.retriever,
                 self._embedder,
                 chapter=request.chapter if request.mode == "chapter" else None,
                 limit=request.top_k,
@@ -142,29 +157,53 @@ class AnswerService:
             request,
             history,
             outcome.passages,
-            catalog=self._catalog.current,
+            catalog=scope.catalog,
             search=search,
             started=started,
         )
 
+    async def _scope(self, request: QueryRequest) -> Scope:
+        """The edition the request names (the defaults when it names none); raises
+        IndexNotReady before any ingest (except in selection mode) and UnknownEdition."""
+        catalog = self._catalog.current
+        if request.mode != "selection":
+            catalog = await self._ready_catalog()
+        elif not catalog.ready:
+            return Scope(None, catalog, self._retriever, self._grounder)
+        edition, seen = catalog.edition(request.version, request.locale)
+        if edition.where is None:
+            return Scope(edition, seen, self._retriever, self._grounder)
+        retriever = self._retriever.scoped(edition.where)
+        grounder = Grounder(
+            self._settings,
+            retriever,
+            PassageVectors(self._store, self._vectors),
+            self._vectors,
+            self._model,
+        )
+        return Scope(edition, seen, retriever, grounder)
+
     async def _extractive(
-        self, request: QueryRequest, history: Sequence[PriorTurn], started: float
+        self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
     ) -> tuple[Outcome, QueryResponse]:
         query = contextual_query(request.question, history)
         if request.mode == "selection":
-            outcome = await self._selection(request)
+            outcome = await self._selection(request, scope)
         elif request.mode == "chapter":
-            outcome = await self._chapter(request, query, await self._ready_catalog())
+            outcome = await self._chapter(request, query, scope)
         else:
-            await self._ready_catalog()
-            outcome = await self._book(request, query)
+            outcome = await self._book(request, query, scope)
+        citations, notice = fallback_notice(outcome.citations, scope.edition)
         return outcome, QueryResponse(
             answer=outcome.answer,
             status=outcome.status,
             mode=request.mode,
-            citations=outcome.citations,
+            citations=citations,
             confidence=outcome.confidence,
             suggested_chapter=outcome.suggested_chapter,
+            version=scope.edition.version if scope.edition else None,
+            locale=scope.edition.locale if scope.edition else None,
+            notice=notice,
             corpus_version=self._catalog.current.corpus_version,
             # Ids belong to the conversation layer (history.conversation), which saves the
             # exchange; an answer on its own (e.g. in `bookchat eval`) has none.
@@ -209,32 +248,33 @@ class AnswerService:
         rows = await self._embedder.embed_async([query] if query == question else [query, question])
         return rows[0], ((question, rows[1]) if len(rows) > 1 else None)
 
-    async def _book(self, request: QueryRequest, query: str) -> Outcome:
+    async def _book(self, request: QueryRequest, query: str, scope: Scope) -> Outcome:
         vector, focus = await self._query_vectors(request.question, query)
-        grounding = await self._grounder.ground(query, vector, request.top_k, focus=focus)
+        grounding = await scope.grounder.ground(query, vector, request.top_k, focus=focus)
         return self._outcome(grounding, decline.BOOK)
 
-    async def _chapter(self, request: QueryRequest, query: str, catalog: Catalog) -> Outcome:
+    async def _chapter(self, request: QueryRequest, query: str, scope: Scope) -> Outcome:
         if not request.chapter:
             raise MissingInput("chapter", "chapter")
-        chapter = catalog.chapter(request.chapter)
+        chapter = scope.catalog.chapter(request.chapter)
         if chapter is None:
             raise UnknownChapter(request.chapter)
         vector, focus = await self._query_vectors(request.question, query)
-        grounding = await self._grounder.ground(
+        grounding = await scope.grounder.ground(
             query, vector, request.top_k, request.chapter, focus=focus
         )
-        book = await self._grounder.ground(query, vector, request.top_k, focus=focus)
+        # The rest of the book, to point elsewhere: the same edition's book, never another's.
+        book = await scope.grounder.ground(query, vector, request.top_k, focus=focus)
         if grounding.composition is not None and not elsewhere(grounding, book, request.chapter):
             return self._outcome(grounding, "")
-        suggestion = suggest_chapter(book.composition, catalog, exclude=request.chapter)
+        suggestion = suggest_chapter(book.composition, scope.catalog, exclude=request.chapter)
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
         outcome = self._outcome(
             declined, decline.chapter_message(str(chapter["title"]), suggestion)
         )
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
 
-    async def _selection(self, request: QueryRequest) -> Outcome:
+    async def _selection(self, request: QueryRequest, scope: Scope) -> Outcome:
         if not request.selection:
             raise MissingInput("selection", "selection")
         # "Explain this passage" names no topic: the passage itself is what to explain, so its
@@ -255,7 +295,7 @@ class AnswerService:
         judged = judge(
             self._model, request.question, candidates, ctx, [request.selection], selection=True
         )
-        source = selection_source(request.page, self._catalog.current, similarity)
+        source = selection_source(request.page, scope.catalog, similarity)
         comp, covered = decide(
             self._model,
             judged,

@@ -17,6 +17,7 @@ from bookchat.answer.schema import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
 from bookchat.history.errors import HistoryUnavailable, UnknownConversation, UnknownMessage
 from bookchat.ingest.manifest import ManifestError
+from bookchat.retrieval.editions import UnknownEdition
 from bookchat.vectorstore import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,13 @@ def _unknown_chapter(exc: Exception) -> str:
     return f"Unknown chapter {key[:200]!r}: GET /api/chapters lists the chapter keys."
 
 
+def _unknown_edition(exc: Exception) -> str:
+    if not isinstance(exc, UnknownEdition):
+        return "Unknown version or locale."
+    known = ", ".join(repr(k) for k in exc.known) or "none"
+    return f"Unknown {exc.field} {exc.value[:100]!r}: this index holds {exc.field} {known}."
+
+
 def _missing(exc: Exception) -> str:
     if not isinstance(exc, MissingInput):
         return "A required field is missing."
@@ -43,6 +51,8 @@ ERRORS: dict[type[Exception], tuple[int, Detail]] = {
     IndexNotReady: (503, lambda _exc: NOT_INDEXED),
     StoreUnavailable: (503, lambda _exc: STORE_DOWN),
     UnknownChapter: (404, _unknown_chapter),
+    # Like an unknown chapter: a well-formed value naming something the index does not hold.
+    UnknownEdition: (404, _unknown_edition),
     MissingInput: (400, _missing),
     UnknownConversation: (
         404,

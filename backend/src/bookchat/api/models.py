@@ -16,6 +16,8 @@ class ChapterPage(BaseModel):
     doc_id: str
     title: str
     url: str
+    # False: not translated into the requested locale (served with the default locale's text).
+    localized: bool = True
 
 
 class Chapter(BaseModel):

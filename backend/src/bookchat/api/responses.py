@@ -53,12 +53,15 @@ QUERY = errors(
     {
         400: "`chapter` (chapter mode) or `selection` (selection mode) is missing, "
         "or the body could not be read.",
-        404: "Unknown chapter (GET /api/chapters lists them) or unknown `conversation_id`.",
+        404: "Unknown chapter (GET /api/chapters lists them), unknown `conversation_id`, or a "
+        "`version` or `locale` the index does not hold (the detail names the ones it does).",
         429: "Too many questions from this client; `Retry-After` says when to ask again.",
         503: STORE_DOWN,
     }
 )
-CHAPTERS = errors({503: STORE_DOWN})
+CHAPTERS = errors(
+    {404: "Unknown `version` or `locale`: the detail names the known ones.", 503: STORE_DOWN}
+)
 OPS = errors({})
 METRICS = {**OPS, 200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}
 ADMIN = errors(

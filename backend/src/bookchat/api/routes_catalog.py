@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from bookchat.api.dependencies import catalog_cache, services
@@ -20,9 +20,18 @@ router = APIRouter()
 
 
 @router.get("/api/chapters", response_model=list[Chapter], responses=CHAPTERS, tags=["book"])
-async def chapters(catalog: Annotated[CatalogCache, Depends(catalog_cache)]) -> list[Chapter]:
-    """The book's chapters and their pages, in reading order (empty before ingestion)."""
-    return [Chapter.model_validate(ch) for ch in catalog.current.chapters]
+async def chapters(
+    catalog: Annotated[CatalogCache, Depends(catalog_cache)],
+    version: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
+    locale: Annotated[str | None, Query(min_length=1, max_length=50)] = None,
+) -> list[Chapter]:
+    """One edition's chapters and pages, in reading order (default version and locale unless
+    named; empty before ingestion)."""
+    current = catalog.current
+    if not current.ready:
+        return []
+    _, seen = current.edition(version, locale)
+    return [Chapter.model_validate(ch) for ch in seen.chapters]
 
 
 def _store_check(found: Services) -> str:

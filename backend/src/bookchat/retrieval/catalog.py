@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from bookchat.retrieval.editions import Edition, resolve
 from bookchat.vectorstore import VectorStore
 
 
@@ -48,6 +49,13 @@ class Catalog:
     def chapters(self) -> list[dict[str, Any]]:
         """Chapters in reading order, as GET /api/chapters serves them."""
         return list(self.data.get("chapters", []))
+
+    def edition(self, version: str | None, locale: str | None) -> tuple[Edition, Catalog]:
+        """The edition a request names (defaults when absent) and this catalog seen from it
+        (its chapters, pages and URLs); raises UnknownEdition for a version or locale not
+        indexed."""
+        edition = resolve(self.data, version, locale)
+        return edition, Catalog({**self.data, "chapters": list(edition.chapters)})
 
     def chapter(self, key: str) -> dict[str, Any] | None:
         """The chapter with this key, if any."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -19,9 +19,17 @@ TIE_SLACK = 5
 class Retriever:
     """Finds the passages closest to a question; every hit's score is its dense cosine."""
 
-    def __init__(self, store: VectorStore, *, hybrid: bool) -> None:
+    def __init__(
+        self, store: VectorStore, *, hybrid: bool, scope: Mapping[str, str] | None = None
+    ) -> None:
         self._store = store
         self._hybrid = hybrid
+        self._scope = dict(scope or {})
+
+    def scoped(self, scope: Mapping[str, str] | None) -> Retriever:
+        """This retriever restricted to the points matching `scope` (an edition's version and
+        locale), in the store's filter, so every search and count stays inside it."""
+        return Retriever(self._store, hybrid=self._hybrid, scope=scope)
 
     def search(
         self,
@@ -32,7 +40,7 @@ class Retriever:
         chapter: str | None = None,
     ) -> list[Hit]:
         """Best passages first (blocking); `chapter` filters in the store, not afterwards."""
-        where: Where | None = {"chapter": chapter} if chapter else None
+        where: Where | None = {**self._scope, **({"chapter": chapter} if chapter else {})} or None
         if not self._hybrid:
             return self._store.search(vector, limit=limit, where=where)
         fused = self._store.hybrid_search(
