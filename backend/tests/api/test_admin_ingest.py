@@ -17,6 +17,7 @@ from bookchat.ingest.handoff import ingest_via_server, remove_record
 from bookchat.ingest.run import run_ingest
 from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import open_store
+from tests.sites import write_site
 
 QUOKKAS = """---
 title: Quokkas
@@ -120,6 +121,38 @@ def test_admin_endpoint_rejects_a_missing_docs_folder(running: dict[str, Any]) -
         timeout=30,
     )
     assert response.status_code == 400
+
+
+def test_a_site_handoff_indexes_every_edition_and_queries_see_them(
+    running: dict[str, Any], tmp_path: Path
+) -> None:
+    site = write_site(tmp_path)
+    report = ingest_via_server(
+        running["settings"].data_dir, running["docs"], dry_run=False, full=False, site=(site, None)
+    )
+    assert [e["edition"] for e in report["editions"]] == [
+        "current@en",
+        "1.0@en",
+        "current@fr",
+        "1.0@fr",
+    ]
+    body = {"question": "What is the default branch of a new repository called?", "version": "1.0"}
+    after = httpx.post(f"{running['url']}/api/query", json=body, timeout=30).json()
+    assert after["citations"][0]["url"] == "/textbook/docs/1.0/basics/config/#default-branch"
+
+
+def test_a_site_without_a_route_manifest_is_a_400_saying_to_build_it(
+    running: dict[str, Any], tmp_path: Path
+) -> None:
+    response = httpx.post(
+        f"{running['url']}/api/admin/ingest",
+        json={"docs_dir": str(running["docs"]), "site_dir": str(tmp_path)},
+        headers={"Authorization": f"Bearer {running['token']}"},
+        timeout=30,
+    )
+    assert response.status_code == 400
+    assert "build the site with @bookchat/docusaurus-theme" in response.json()["detail"]
+    assert str(tmp_path) not in response.text
 
 
 def test_without_a_token_the_admin_route_is_401_even_on_a_server_without_one(client: Any) -> None:

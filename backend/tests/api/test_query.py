@@ -356,3 +356,35 @@ def test_a_plain_docs_index_is_current_in_english(client: Any) -> None:
     unknown = _ask(client, question=CREATED, version="1.0")
     assert unknown.status_code == 404
     assert unknown.json()["detail"] == "Unknown version '1.0': this index holds version 'current'."
+
+
+def test_a_follow_up_stays_in_its_version(site_client: Any) -> None:
+    # Only current says how to choose another name (init.defaultBranch): 1.0 must not borrow it.
+    answers = {}
+    for version in ("current", "1.0"):
+        first = _ask(site_client, question=BRANCH, version=version).json()
+        answers[version] = _ask(
+            site_client,
+            question="And how do I choose another one?",
+            version=version,
+            conversation_id=first["conversation_id"],
+        ).json()
+    assert answers["current"]["status"] == "grounded"
+    assert "init.defaultBranch" in answers["current"]["answer"]
+    assert answers["1.0"]["status"] == "abstained" and answers["1.0"]["citations"] == []
+
+
+def test_a_selection_is_placed_on_its_page_in_the_readers_edition(site_client: Any) -> None:
+    body = _ask(
+        site_client,
+        question="Which version of Git does this book need?",
+        mode="selection",
+        locale="fr",
+        selection="This book needs Git 2.45 or newer, because it uses the switch and restore "
+        "commands throughout.",
+        page="/textbook/fr/docs/basics/install/#requirements",
+    ).json()
+    assert body["status"] == "grounded"
+    citation = body["citations"][0]
+    assert (citation["doc_id"], citation["chapter_title"]) == ("basics/install", "Les bases")
+    assert citation["url"] == "/textbook/fr/docs/basics/install/#requirements"
