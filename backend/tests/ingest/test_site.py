@@ -88,3 +88,18 @@ def test_chapters_are_per_edition_with_translated_category_labels(tmp_path: Path
         False,
     )
     assert corpus.chapters[0].title == "Basics"  # the default edition's, for older readers
+
+
+def test_a_page_deleted_since_the_build_is_skipped_with_a_reason(tmp_path: Path) -> None:
+    site = write_site(tmp_path)
+    (site / "versioned_docs" / "version-1.0" / "02-undo.md").unlink()
+    corpus = build_site_corpus(site, read_site_routes(site))
+    assert [(s.path, s.reason) for s in corpus.skipped] == [
+        (
+            "versioned_docs/version-1.0/02-undo.md",
+            "listed in the build's route manifest but missing: rebuild the site",
+        )
+    ]
+    assert {c.payload["version"] for c in corpus.chunks if c.payload["doc_id"] == "undo"} == {
+        "current"
+    }

@@ -72,6 +72,11 @@ def scan_edition(
     localized: dict[str, bool] = {}
     roots: list[PurePosixPath] = []
     for doc in edition.docs:
+        if not (site_dir / doc.source).is_file():
+            # The build is older than the docs folder (a page moved or deleted since).
+            reason = "listed in the build's route manifest but missing: rebuild the site"
+            skipped.append(Skipped(doc.source.as_posix(), reason))
+            continue
         result = read_page(site_dir / doc.root, doc.rel_path, "/", "docs")
         if isinstance(result, Skipped):
             skipped.append(Skipped(doc.source.as_posix(), result.reason))
