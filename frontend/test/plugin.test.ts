@@ -34,11 +34,11 @@ describe('options', () => {
 
 const docs = {
   loadedVersions: [
-    {versionName: 'current', label: '2.0', isLast: true, path: '/textbook/fr/docs/', docs: [
+    {versionName: 'current', label: '2.0', isLast: true, path: '/textbook/fr/docs', docs: [
       {id: 'intro', source: '@site/i18n/fr/docusaurus-plugin-content-docs/current/intro.md', permalink: '/textbook/fr/docs/', title: 'Bienvenue'},
-      {id: 'guide', source: '@site/docs/guide.md', permalink: '/textbook/fr/docs/guide/', title: 'Guide'},
+      {id: 'guide', source: '@site/docs/guide.md', permalink: '/textbook/fr/docs/guide', title: 'Guide'},
     ]},
-    {versionName: '1.0', label: '1.0', isLast: false, path: '/textbook/fr/docs/1.0/', docs: [
+    {versionName: '1.0', label: '1.0', isLast: false, path: '/textbook/fr/docs/1.0', docs: [
       {id: 'intro', source: '@site/versioned_docs/version-1.0/intro.md', permalink: '/textbook/fr/docs/1.0/', title: 'Welcome'},
     ]},
   ],
@@ -53,7 +53,7 @@ function context(locale: string): LoadContext {
 }
 
 describe('the route manifest', () => {
-  it('lists every version and doc with its permalink, marking what is really translated', () => {
+  it('lists every version and doc with its permalink (trailing slash applied), marking what is really translated', () => {
     const manifest = buildManifest(context('fr'), docs, '@bookchat/docusaurus-theme@0.1.0');
     expect(manifest).toMatchObject({format: 1, siteUrl: 'https://example.org', baseUrl: '/textbook/fr/', trailingSlash: true, locale: 'fr', defaultLocale: 'en', locales: ['en', 'fr']});
     expect(manifest.versions.map((v) => [v.name, v.label, v.isLast, v.path])).toEqual([['current', '2.0', true, '/textbook/fr/docs/'], ['1.0', '1.0', false, '/textbook/fr/docs/1.0/']]);

@@ -17,7 +17,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DOCUSAURUS = join(REPO, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
 
 /** Asks the OS for a free port on 127.0.0.1. */
-function freePort() {
+export function freePort() {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();

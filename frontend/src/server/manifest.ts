@@ -2,6 +2,7 @@
  * The route manifest (`bookchat-routes.json`, format 1) that `bookchat ingest --site` reads: every
  * doc of every version of the default docs plugin, with its real permalink in this locale build.
  */
+import {applyTrailingSlash} from '@docusaurus/utils-common';
 import type {LoadContext} from '@docusaurus/types';
 import type {LoadedContent} from '@docusaurus/plugin-content-docs';
 
@@ -39,6 +40,8 @@ export interface Manifest {
 export function buildManifest(context: Pick<LoadContext, 'siteConfig' | 'baseUrl' | 'i18n'>, docs: LoadedContent, generator: string): Manifest {
   const {currentLocale, defaultLocale, locales} = context.i18n;
   const translatedPrefix = `i18n/${currentLocale}/`;
+  // The docs plugin's paths ignore `trailingSlash`; the site's links and routes apply it.
+  const route = (path: string) => applyTrailingSlash(path, {trailingSlash: context.siteConfig.trailingSlash, baseUrl: context.baseUrl});
   return {
     format: 1,
     generator,
@@ -52,14 +55,14 @@ export function buildManifest(context: Pick<LoadContext, 'siteConfig' | 'baseUrl
       name: version.versionName,
       label: version.label,
       isLast: version.isLast,
-      path: version.path,
+      path: route(version.path),
       docs: version.docs.map((doc) => {
         const source = doc.source.replace(/^@site\//, '');
         return {
           id: doc.id,
           source,
           localized: currentLocale === defaultLocale || source.startsWith(translatedPrefix),
-          permalink: doc.permalink,
+          permalink: route(doc.permalink),
           title: doc.title,
         };
       }),
