@@ -22,6 +22,8 @@ describe('options', () => {
 
   it('reject an unknown option by name', () => {
     expect(() => options({apiUrl: 'https://api.example.org', apiURL: 'https://typo'})).toThrow(/"apiURL" is not allowed/);
+    // A misspelling is named along with what it should have been.
+    expect(() => options({apiURL: 'https://typo'})).toThrow(/"apiUrl" is required.*"apiURL" is not allowed/s);
   });
 
   it('themeConfig.bookchat: shortcut defaults to mod+i, accepts false, rejects bad keys and unknown fields', () => {

@@ -54,12 +54,14 @@ function serve(command, args, cwd, env) {
 
 test.describe('the theme on a fresh classic-template site', () => {
   let siteUrl = '';
+  let site = '';
+  let config = '';
 
   test.beforeAll(async () => {
     test.setTimeout(900_000);
     dir = mkdtempSync(join(tmpdir(), 'bookchat-scaffold-'));
     log = join(dir, 'scaffold.log');
-    const site = join(dir, 'site');
+    site = join(dir, 'site');
     const [apiPort, sitePort] = [await freePort(), await freePort()];
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     siteUrl = `http://127.0.0.1:${sitePort}`;
@@ -76,7 +78,7 @@ test.describe('the theme on a fresh classic-template site', () => {
     writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
 
     const configPath = join(site, 'docusaurus.config.ts');
-    let config = readFileSync(configPath, 'utf8');
+    config = readFileSync(configPath, 'utf8');
     config = replaceOnce(config, "baseUrl: '/',", `baseUrl: '${BASE_URL}',\n  trailingSlash: true,`, 'baseUrl');
     config = replaceOnce(config, /url: '[^']*',/.exec(config)?.[0] ?? 'url:', "url: 'http://127.0.0.1',", 'url');
     // The one line an author adds.
@@ -118,5 +120,18 @@ test.describe('the theme on a fresh classic-template site', () => {
     assert.equal(new URL(page.url()).hash, `#${hash}`);
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  test('a misspelt option fails the build with a message naming it', () => {
+    writeFileSync(join(site, 'docusaurus.bad.config.ts'), config.replace("{apiUrl: '", "{apiURL: '"));
+    let failure = null;
+    try {
+      run('npx', ['docusaurus', 'build', '--config', 'docusaurus.bad.config.ts', '--out-dir', 'build-bad'], site);
+    } catch (error) {
+      failure = String(error.message);
+    }
+    assert.ok(failure, 'the build succeeded with a misspelt option');
+    assert.match(failure, /"apiURL" is not allowed/);
+    assert.match(failure, /"apiUrl" is required/);
   });
 });

@@ -38,7 +38,8 @@ const OptionsSchema = Joi.object({
   contentSelector: Joi.string().min(1).default(DEFAULT_OPTIONS.contentSelector),
   // Docusaurus adds the plugin id to every plugin's options.
   id: Joi.string(),
-});
+  // Every problem at once: a misspelt "apiURL" is reported along with the missing "apiUrl".
+}).prefs({abortEarly: false});
 
 const ThemeConfigSchema = Joi.object({
   bookchat: Joi.object<ThemeConfig>({
@@ -52,7 +53,9 @@ const ThemeConfigSchema = Joi.object({
         'any.only': SHORTCUT_MESSAGE,
       }),
   }).default(DEFAULT_THEME_CONFIG),
-}).unknown();
+})
+  .unknown()
+  .prefs({abortEarly: false});
 
 /** Validates the theme's options: a bad or unknown option fails the build, naming it. */
 export function validateOptions({validate, options}: OptionValidationContext<Partial<Options> | undefined, Options>): Options {
