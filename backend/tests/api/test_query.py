@@ -8,6 +8,11 @@ from typing import Any
 
 import pytest
 
+from bookchat.config import Settings
+from bookchat.vectorstore import VectorStore
+from tests.api.test_llm_answers import llm_settings
+from tests.scripted_model import ScriptedModel, quoting
+
 RESPONSE_FIELDS = {
     "answer",
     "status",
@@ -388,3 +393,25 @@ def test_a_selection_is_placed_on_its_page_in_the_readers_edition(site_client: A
     citation = body["citations"][0]
     assert (citation["doc_id"], citation["chapter_title"]) == ("basics/install", "Les bases")
     assert citation["url"] == "/textbook/fr/docs/basics/install/#requirements"
+
+
+def test_a_generated_answer_citing_an_untranslated_page_says_so(
+    make_client: Any, site_settings: Settings, site_store: VectorStore
+) -> None:
+    scripted = ScriptedModel().start()
+    scripted.default = quoting(1)
+    settings = llm_settings(site_settings, scripted)
+    question = {"question": "Which version of Git does this book need?", "locale": "fr"}
+    try:
+        with make_client(settings, store=site_store) as llm:
+            body = llm.post("/api/query", json=question).json()
+            streamed = llm.post("/api/query/stream", json=question).text
+    finally:
+        scripted.stop()
+    assert (body["generator"], body["status"]) == ("llm", "grounded")
+    assert [(c["url"], c["localized"]) for c in body["citations"]] == [
+        ("/textbook/fr/docs/basics/install/#requirements", False)
+    ]
+    assert body["notice"] and "not translated into fr" in body["notice"]
+    done = json.loads(streamed.split("event: done\ndata: ", 1)[1].split("\n", 1)[0])
+    assert done["citations"][0]["localized"] is False and done["notice"] == body["notice"]

@@ -7,9 +7,9 @@ already leads to the right page; the reader is only told that the text is not in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
-from bookchat.answer.schema import Citation
+from bookchat.answer.schema import Citation, QueryResponse
 from bookchat.retrieval.editions import Edition
 
 
@@ -35,3 +35,17 @@ def fallback_notice(
     if all(c.localized for c in marked):
         return marked, None
     return marked, untranslated_notice(edition.locale, edition.default_locale)
+
+
+def localize(response: QueryResponse, edition: Edition | None) -> QueryResponse:
+    """A generated answer's own citations marked, and the notice set, for untranslated pages."""
+    citations, notice = fallback_notice(response.citations, edition)
+    return response.model_copy(update={"citations": citations, "notice": notice})
+
+
+async def localize_deltas(
+    deltas: AsyncIterator[str | QueryResponse], edition: Edition | None
+) -> AsyncIterator[str | QueryResponse]:
+    """A streamed answer's deltas, its final response localized like `localize`."""
+    async for item in deltas:
+        yield item if isinstance(item, str) else localize(item, edition)

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer import decline
 from bookchat.answer.decline import confidence, selection_source, suggest_chapter
-from bookchat.answer.edition_notice import fallback_notice
+from bookchat.answer.edition_notice import fallback_notice, localize, localize_deltas
 from bookchat.answer.features import Context
 from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.answer.grounding import (
@@ -120,7 +120,7 @@ class AnswerService:
         draft = self._draft(request, history, outcome, started, scope)
         if draft is None or self._writer is None:
             return response
-        return await self._writer.write(draft, response)
+        return localize(await self._writer.write(draft, response), scope.edition)
 
     async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
         """`answer` with the model's text as deltas; errors are raised before anything streams."""
@@ -130,7 +130,9 @@ class AnswerService:
         draft = self._draft(request, history, outcome, started, scope)
         if draft is None or self._writer is None:
             return Streamed(response)
-        return self._writer.stream(draft, response)
+        streamed = self._writer.stream(draft, response)
+        deltas = localize_deltas(streamed.deltas, scope.edition) if streamed.deltas else None
+        return Streamed(localize(streamed.meta, scope.edition), deltas)
 
     def _draft(
         self,
