@@ -382,3 +382,12 @@ def test_a_plain_docs_index_becomes_a_site_without_re_embedding_its_text(
     # Same chunk ids for current English (only the URLs move under /textbook/): rewritten in place.
     assert (per["current@en"].updated, per["current@en"].added) == (plain.added, 0)
     assert per["current@en"].embedded == 0 and report.deleted == 0
+
+
+def test_a_site_dry_run_predicts_what_each_edition_will_embed(site_setup) -> None:
+    settings, site, model = site_setup
+    dry = _site_sync(settings, site, model, dry_run=True)
+    real = _site_sync(settings, site, model)
+    assert dry.dry_run and not dry.model_loaded
+    assert _editions(dry) == _editions(real)
+    assert dry.embedded == real.embedded

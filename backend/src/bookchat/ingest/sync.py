@@ -169,10 +169,18 @@ def sync_corpus(
             "updated": [edition_of(c.payload) for c in plan.update],
             "deleted": list(deleted.values()),
         },
-        embedded_in if not dry_run else [edition_of(c.chunk.payload) for c in to_embed],
+        embedded_in if not dry_run else _first_editions(to_embed),
     )
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _first_editions(to_embed: list[ChunkVectors]) -> list[str]:
+    """The edition that would embed each distinct text (its first chunk, in corpus order)."""
+    first: dict[str, str] = {}
+    for item in to_embed:
+        first.setdefault(item.chunk.text_hash, edition_of(item.chunk.payload))
+    return list(first.values())
 
 
 def _embed(
