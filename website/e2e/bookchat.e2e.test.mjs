@@ -313,7 +313,7 @@ test.describe('bookchat in the built site', () => {
     await context.close();
   });
 
-  test('keyboard: Enter opens, focus lands in the input, Shift+Enter adds a line, Esc closes', async ({browser}) => {
+  test('keyboard: Enter opens, focus lands in the input, Shift+Enter adds a line, Esc closes, Ctrl+I opens', async ({browser}) => {
     const {page, context} = await openPage(browser, '/docs/');
     await page.focus('.bookchat-launcher');
     await page.keyboard.press('Enter');
@@ -325,6 +325,15 @@ test.describe('bookchat in the built site', () => {
     await page.keyboard.press('Escape');
     await page.waitForSelector('#bookchat-panel', {state: 'detached'});
     await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-launcher'), null, {timeout: 2000});
+
+    // Ctrl+I (⌘I on macOS) opens the panel from anywhere on the page; Ctrl+K is left to search.
+    assert.equal(await page.getAttribute('.bookchat-launcher', 'aria-keyshortcuts'), 'Ctrl+I');
+    await page.locator('.theme-doc-markdown p').first().click();
+    await page.keyboard.press('Control+k');
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('#bookchat-panel').count(), 0);
+    await page.keyboard.press('Control+i');
+    await page.waitForFunction(() => document.activeElement?.classList.contains('bookchat-input'));
     await context.close();
   });
 
