@@ -8,6 +8,10 @@ export default function getSwizzleConfig(): SwizzleConfig {
         actions: {eject: 'safe', wrap: 'safe'},
         description: 'The chat panel and its launcher: wrap it to add props or hide it on some pages, eject it to restyle',
       },
+      'BookChat/labels': {
+        actions: {eject: 'unsafe', wrap: 'forbidden'},
+        description: "BookChat's strings: translate or reword them in i18n/<locale>/code.json (ids theme.bookchat.*) instead",
+      },
       Root: {
         actions: {eject: 'unsafe', wrap: 'unsafe'},
         description: 'Mounts BookChat once above every page (so a conversation survives navigation)',
