@@ -84,6 +84,8 @@ def measure(questions: list[str], rounds: int) -> dict[str, Any]:
         "OPENAI_BASE_URL": scripted.base_url,
         "OPENAI_API_KEY": "bench",
         "BOOKCHAT_LLM_MODEL": "scripted-model",
+        # The scripted responder answers questions with sources, not the start-up probe's.
+        "BOOKCHAT_LLM_PROBE": "false",
     }
     before: list[float] = []
     after: list[float] = []

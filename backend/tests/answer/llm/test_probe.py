@@ -100,3 +100,22 @@ async def test_the_tool_round_trip_never_sends_null_content(
     call_turn = next(m for m in scripted.requests[1]["messages"] if m.get("tool_calls"))
     # The SDK writes null here; llama.cpp's server answers that with HTTP 500.
     assert call_turn["content"] == ""
+
+
+async def test_a_probe_nobody_answered_leaves_streaming_and_searches_as_configured(
+    make_settings: Callable[..., Settings],
+) -> None:
+    # The model server may come up after bookchat: an unanswered probe must not turn features off.
+    settings = make_settings(
+        BOOKCHAT_GENERATOR="llm",
+        OPENAI_BASE_URL=f"http://127.0.0.1:{free_port()}/v1",
+        BOOKCHAT_LLM_MODEL="late",
+        BOOKCHAT_LLM_SEARCH="first",
+    )
+    generator = LLMGenerator.from_settings(settings)
+    try:
+        assert (await generator.probe()).state == "unusable"
+    finally:
+        await generator.close()
+    assert generator.streams
+    assert generator.search_policy == "first"

@@ -38,7 +38,7 @@ from bookchat.answer.llm.agent import (
     prepare_run,
 )
 from bookchat.answer.llm.compat import CompatibleRequests
-from bookchat.answer.llm.probe import Capabilities, log_once, probe
+from bookchat.answer.llm.probe import Capabilities, Name, log_once, probe
 from bookchat.config import Settings
 
 log = logging.getLogger(__name__)
@@ -165,14 +165,20 @@ class LLMGenerator:
     @property
     def search_policy(self) -> SearchPolicy:
         """The configured policy, or "off" on a server found not to take tool calls."""
-        if self.capabilities is not None and not self.capabilities.works("tools"):
-            return "off"
-        return self._search_policy
+        return "off" if self._found("tools") is False else self._search_policy
 
     @property
     def streams(self) -> bool:
         """False on a server found not to stream: answers are then fetched whole."""
-        return self.capabilities is None or self.capabilities.works("streaming")
+        return self._found("streaming") is not False
+
+    def _found(self, name: Name) -> bool | None:
+        """Whether the last probe found `name` working; None when no probe was answered."""
+        # A server that did not answer the probe (down at start-up, say) tells nothing about
+        # what it supports once it is up: the configured behaviour stands until a probe answers.
+        if self.capabilities is None or not self.capabilities.works("chat"):
+            return None
+        return self.capabilities.works(name)
 
     async def close(self) -> None:
         """Close the model client's connections."""
