@@ -40,12 +40,16 @@ def ingest_calls(docs: Path, settings: Settings) -> list[list[str]]:
     # An empty store: every chunk is added, in the order sync_corpus embeds them.
     todo = plan_sync(corpus, {}).add
     calls = []
+    seen: set[str] = set()
     # As sync_corpus and chunk_vectors.embed_missing: one call per _BATCH chunks, chunk texts
-    # first, then the call's distinct sentences.
+    # first, then the call's sentences; each distinct text once per run (the ingest's memo).
     for start in range(0, len(todo), _BATCH):
         batch = todo[start : start + _BATCH]
-        sentences = (s for chunk in batch for s in chunk_sentences(chunk.payload))
-        calls.append([c.embed_text for c in batch] + list(dict.fromkeys(sentences)))
+        texts = [c.embed_text for c in batch]
+        texts += [s for chunk in batch for s in chunk_sentences(chunk.payload)]
+        fresh = [t for t in dict.fromkeys(texts) if t not in seen]
+        seen.update(fresh)
+        calls.append(fresh)
     return calls
 
 
