@@ -6,6 +6,7 @@ import pytest
 
 from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere
 from bookchat.answer.model import default_model
+from bookchat.answer.phrases import FRENCH
 from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
@@ -94,3 +95,22 @@ def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -
     assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "everyday", 0.41), here)
     assert not elsewhere(_grounding("span", here, 0.1), _grounding("span", here, 0.9), here)
     assert not elsewhere(_grounding("span", here, 0.1), _grounding(None, "", 0.0), here)
+
+
+async def test_a_passage_answer_is_introduced_in_the_readers_language(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    question = "How do I install Git on Ubuntu?"
+    vector = embedder.embed([question])[0]
+    english = await grounder.ground(question, vector, top_k=5)
+    french = await grounder.ground(question, vector, top_k=5, said=FRENCH)
+    assert english.composition is not None and french.composition is not None
+    assert english.composition.kind == "passage"
+    assert english.composition.answer.startswith("The most relevant passage, from “")
+    section = english.composition.citations[0].section
+    intro = f"Le passage le plus pertinent, tiré de «\u00a0{section}\u00a0»\u00a0:"
+    assert french.composition.answer.startswith(intro + "\n\n")
+    # Only the introduction changes: the book's words are quoted as they are.
+    assert (
+        french.composition.answer.removeprefix(intro) == english.composition.answer.split(":", 1)[1]
+    )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bookchat.config import Settings
 from tests.conftest import settings_for
 
 
@@ -96,14 +98,19 @@ def test_bad_feedback_is_refused_clearly(client: Any, body: dict[str, Any], stat
     assert response.json()["detail"]
 
 
-def test_questions_are_answered_when_the_conversation_store_is_down(
-    make_client: Any, tmp_path: Any, book_settings: Any
-) -> None:
-    settings = settings_for(
-        book_settings.data_dir,
+def store_down(data_dir: Path) -> Settings:
+    """Settings over the index in `data_dir` whose conversation database cannot be reached."""
+    return settings_for(
+        data_dir,
         DATABASE_URL="postgresql://bookchat@127.0.0.1:1/nowhere",
         BOOKCHAT_WARM_SENTENCE_CACHE=False,
     )
+
+
+def test_questions_are_answered_when_the_conversation_store_is_down(
+    make_client: Any, tmp_path: Any, book_settings: Any
+) -> None:
+    settings = store_down(book_settings.data_dir)
     with make_client(settings) as client:
         body = _ask(client, "What is a fast-forward merge?")
         assert body["status"] == "grounded"

@@ -319,7 +319,8 @@ def test_an_untranslated_page_answers_in_english_at_the_french_url_saying_so(
         ("/textbook/fr/docs/1.0/basics/install/#requirements", False)
     ]
     assert body["notice"] == (
-        "This answer comes from the en text: the cited page is not translated into fr yet."
+        "Cette réponse provient du texte original (en)\u00a0: la page citée n'est pas encore "
+        "traduite dans votre langue (fr)."
     )
 
 
@@ -412,6 +413,6 @@ def test_a_generated_answer_citing_an_untranslated_page_says_so(
     assert [(c["url"], c["localized"]) for c in body["citations"]] == [
         ("/textbook/fr/docs/basics/install/#requirements", False)
     ]
-    assert body["notice"] and "not translated into fr" in body["notice"]
+    assert body["notice"] and "pas encore traduite dans votre langue (fr)" in body["notice"]
     done = json.loads(streamed.split("event: done\ndata: ", 1)[1].split("\n", 1)[0])
     assert done["citations"][0]["localized"] is False and done["notice"] == body["notice"]

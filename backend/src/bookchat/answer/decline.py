@@ -4,24 +4,22 @@ pointed instead, and how far to trust an answer (confidence, 0.5 at the coverage
 from __future__ import annotations
 
 from bookchat.answer.compose import Composition, Source
+from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.schema import SuggestedChapter
 from bookchat.retrieval.catalog import Catalog
 
-BOOK = "The book does not cover this question, so I cannot answer it from the book."
-SELECTION = (
-    "The selected text does not answer this question. Try asking about the whole book instead."
-)
 
-
-def chapter_message(chapter_title: str, suggestion: SuggestedChapter | None) -> str:
+def chapter_message(
+    chapter_title: str, suggestion: SuggestedChapter | None, said: Phrases = ENGLISH
+) -> str:
     """Abstention for chapter mode, naming (and linking) the chapter that does cover it, if any."""
-    text = f"The chapter “{chapter_title}” does not cover this question."
+    text = said.chapter_abstention.format(chapter=chapter_title)
     if suggestion is None:
-        return text + " Nothing else in the book seems to cover it either."
+        return text + said.nowhere_else
     where = f"[{suggestion.title}]({suggestion.url})"
     if suggestion.section:
-        where += f", in the section [{suggestion.section}]({suggestion.section_url})"
-    return f"{text} The book covers it in the chapter {where}."
+        where += said.in_section.format(section=f"[{suggestion.section}]({suggestion.section_url})")
+    return text + said.covered_in.format(where=where)
 
 
 def suggest_chapter(

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
+from bookchat.answer.phrases import phrases_for
 from bookchat.answer.schema import Citation, QueryResponse
 from bookchat.retrieval.editions import Edition
 
 
 def untranslated_notice(locale: str, default_locale: str) -> str:
-    """The notice for an answer drawn (at least partly) from untranslated pages."""
-    return (
-        f"This answer comes from the {default_locale} text: the cited page is not translated "
-        f"into {locale} yet."
-    )
+    """The notice for an answer drawn (at least partly) from untranslated pages, in `locale`."""
+    return phrases_for(locale).untranslated.format(locale=locale, default_locale=default_locale)
 
 
 def fallback_notice(

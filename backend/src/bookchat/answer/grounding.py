@@ -20,6 +20,7 @@ from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import Candidate, Context, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
+from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.answer.units import Unit, payload_units
 from bookchat.config import Settings
@@ -116,8 +117,10 @@ def decide(
     max_words: int,
     *,
     threshold: float | None = None,
+    said: Phrases = ENGLISH,
 ) -> tuple[Composition | None, float]:
-    """The answer (span or passage) when the passages cover the question, else None."""
+    """The answer (span or passage) when the passages cover the question, else None; a passage
+    is introduced in `said`'s language."""
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
@@ -136,7 +139,7 @@ def decide(
     if not chosen:
         return None, covered
     section = sources[chosen[0].source].section
-    intro = f"The most relevant passage, from “{section}”:" if section else ""
+    intro = said.passage_intro.format(section=section) if section else ""
     return compose(chosen, sources, support=covered, kind="passage", intro=intro), covered
 
 
@@ -181,6 +184,7 @@ class Grounder:
         chapter: str | None = None,
         *,
         focus: tuple[str, NDArray[np.float32]] | None = None,
+        said: Phrases = ENGLISH,
     ) -> Grounding:
         """Retrieve with `question`; judge units for `focus` (the question itself, when the
         retrieval query was widened with earlier turns: those turns are already answered)."""
@@ -199,6 +203,7 @@ class Grounder:
             sources,
             self._settings.answer_max_words,
             threshold=self._settings.min_coverage,
+            said=said,
         )
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)

@@ -28,6 +28,7 @@ from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
 from bookchat.answer.model import default_model
+from bookchat.answer.phrases import Phrases, phrases_for
 from bookchat.answer.schema import (
     Citation,
     IndexNotReady,
@@ -61,6 +62,12 @@ class Scope:
     catalog: Catalog  # the catalog seen from the edition: its chapters, pages and URLs
     retriever: Retriever
     grounder: Grounder
+    locale: str | None  # the language bookchat's own sentences are written in
+
+    @property
+    def said(self) -> Phrases:
+        """bookchat's own sentences in the reader's language (English when not catalogued)."""
+        return phrases_for(self.locale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +169,7 @@ class AnswerService:
             catalog=scope.catalog,
             search=search,
             started=started,
+            locale=scope.locale,
         )
 
     async def _scope(self, request: QueryRequest) -> Scope:
@@ -171,10 +179,10 @@ class AnswerService:
         if request.mode != "selection":
             catalog = await self._ready_catalog()
         elif not catalog.ready:
-            return Scope(None, catalog, self._retriever, self._grounder)
+            return Scope(None, catalog, self._retriever, self._grounder, request.locale)
         edition, seen = catalog.edition(request.version, request.locale)
         if edition.where is None:
-            return Scope(edition, seen, self._retriever, self._grounder)
+            return Scope(edition, seen, self._retriever, self._grounder, edition.locale)
         retriever = self._retriever.scoped(edition.where)
         grounder = Grounder(
             self._settings,
@@ -183,7 +191,7 @@ class AnswerService:
             self._vectors,
             self._model,
         )
-        return Scope(edition, seen, retriever, grounder)
+        return Scope(edition, seen, retriever, grounder, edition.locale)
 
     async def _extractive(
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
@@ -252,8 +260,11 @@ class AnswerService:
 
     async def _book(self, request: QueryRequest, query: str, scope: Scope) -> Outcome:
         vector, focus = await self._query_vectors(request.question, query)
-        grounding = await scope.grounder.ground(query, vector, request.top_k, focus=focus)
-        return self._outcome(grounding, decline.BOOK)
+        said = scope.said
+        grounding = await scope.grounder.ground(
+            query, vector, request.top_k, focus=focus, said=said
+        )
+        return self._outcome(grounding, said.book_abstention)
 
     async def _chapter(self, request: QueryRequest, query: str, scope: Scope) -> Outcome:
         if not request.chapter:
@@ -262,17 +273,18 @@ class AnswerService:
         if chapter is None:
             raise UnknownChapter(request.chapter)
         vector, focus = await self._query_vectors(request.question, query)
+        said = scope.said
         grounding = await scope.grounder.ground(
-            query, vector, request.top_k, request.chapter, focus=focus
+            query, vector, request.top_k, request.chapter, focus=focus, said=said
         )
         # The rest of the book, to point elsewhere: the same edition's book, never another's.
-        book = await scope.grounder.ground(query, vector, request.top_k, focus=focus)
+        book = await scope.grounder.ground(query, vector, request.top_k, focus=focus, said=said)
         if grounding.composition is not None and not elsewhere(grounding, book, request.chapter):
             return self._outcome(grounding, "")
         suggestion = suggest_chapter(book.composition, scope.catalog, exclude=request.chapter)
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
         outcome = self._outcome(
-            declined, decline.chapter_message(str(chapter["title"]), suggestion)
+            declined, decline.chapter_message(str(chapter["title"]), suggestion, said)
         )
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
 
@@ -304,7 +316,9 @@ class AnswerService:
             [source],
             self._settings.answer_max_words,
             threshold=self._settings.min_coverage,
+            said=scope.said,
         )
         selected = (Passage(source, request.selection),)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
-        return self._outcome(Grounding(comp, covered, selected, threshold), decline.SELECTION)
+        grounding = Grounding(comp, covered, selected, threshold)
+        return self._outcome(grounding, scope.said.selection_abstention)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Literal
 
 from bookchat.answer.llm.writer import Streamed
+from bookchat.answer.phrases import phrases_for
 from bookchat.answer.schema import QueryRequest, QueryResponse
 from bookchat.answer.service import AnswerService
 from bookchat.history.errors import HistoryUnavailable, UnknownConversation
@@ -19,8 +21,8 @@ from bookchat.history.store import ConversationStore
 
 # How many earlier turns a follow-up question may lean on.
 CONTEXT_TURNS = 3
-NOT_LOADED = "Earlier messages of this conversation could not be loaded; answered on its own."
-NOT_SAVED = "This conversation could not be saved; the answer is not kept."
+# What the store could not do; worded in the answer's language once the answer is known.
+Lost = Literal["earlier turns", "this exchange"]
 log = logging.getLogger(__name__)
 
 
@@ -33,34 +35,39 @@ class ConversationalAnswers:
 
     async def ask(self, request: QueryRequest) -> QueryResponse:
         """Answer `request` in its conversation (a new one when it names none) and save it."""
-        warnings: list[str] = []
-        turns = await self._turns(request.conversation_id, warnings)
+        lost: list[Lost] = []
+        turns = await self._turns(request.conversation_id, lost)
         response = await self.answers.answer(request, turns)
-        return await self._saved(request, response, warnings)
+        return await self._saved(request, response, lost)
 
     async def ask_stream(self, request: QueryRequest) -> Streamed:
         """`ask` with the model's text as deltas; the exchange is saved once the answer is final."""
-        warnings: list[str] = []
-        turns = await self._turns(request.conversation_id, warnings)
+        lost: list[Lost] = []
+        turns = await self._turns(request.conversation_id, lost)
         streamed = await self.answers.stream(request, turns)
         if streamed.deltas is None:
-            return Streamed(await self._saved(request, streamed.meta, warnings))
+            return Streamed(await self._saved(request, streamed.meta, lost))
         # Nothing is saved before the answer is final, so no message id exists yet.
         meta = streamed.meta.model_copy(
             update={"conversation_id": request.conversation_id, "message_id": None}
         )
-        return Streamed(meta, self._save_at_end(request, streamed.deltas, warnings))
+        return Streamed(meta, self._save_at_end(request, streamed.deltas, lost))
 
     async def _save_at_end(
-        self, request: QueryRequest, deltas: AsyncIterator[str | QueryResponse], warnings: list[str]
+        self, request: QueryRequest, deltas: AsyncIterator[str | QueryResponse], lost: list[Lost]
     ) -> AsyncIterator[str | QueryResponse]:
         async for item in deltas:
-            yield item if isinstance(item, str) else await self._saved(request, item, warnings)
+            yield item if isinstance(item, str) else await self._saved(request, item, lost)
 
     async def _saved(
-        self, request: QueryRequest, response: QueryResponse, warnings: list[str]
+        self, request: QueryRequest, response: QueryResponse, lost: list[Lost]
     ) -> QueryResponse:
-        conversation_id, message_id = await self._save(request, response, warnings)
+        conversation_id, message_id = await self._save(request, response, lost)
+        said = phrases_for(response.locale or request.locale)
+        warnings = [
+            said.history_not_loaded if what == "earlier turns" else said.history_not_saved
+            for what in lost
+        ]
         return response.model_copy(
             update={
                 "conversation_id": conversation_id,
@@ -69,7 +76,7 @@ class ConversationalAnswers:
             }
         )
 
-    async def _turns(self, conversation_id: str | None, warnings: list[str]) -> list[Turn]:
+    async def _turns(self, conversation_id: str | None, lost: list[Lost]) -> list[Turn]:
         if not conversation_id:
             return []
         try:
@@ -78,11 +85,11 @@ class ConversationalAnswers:
             return await self.store.recent_turns(conversation_id, CONTEXT_TURNS)
         except HistoryUnavailable:
             log.warning("conversation store unavailable: answering without earlier turns")
-            warnings.append(NOT_LOADED)
+            lost.append("earlier turns")
             return []
 
     async def _save(
-        self, request: QueryRequest, response: QueryResponse, warnings: list[str]
+        self, request: QueryRequest, response: QueryResponse, lost: list[Lost]
     ) -> tuple[str | None, str | None]:
         record = MessageRecord(
             question=request.question,
@@ -104,6 +111,6 @@ class ConversationalAnswers:
             message_id = await self.store.add_message(conversation_id, record)
         except HistoryUnavailable:
             log.warning("conversation store unavailable: answer not saved")
-            warnings.append(NOT_SAVED)
+            lost.append("this exchange")
             return None, None
         return conversation_id, message_id

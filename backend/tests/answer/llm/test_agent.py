@@ -73,3 +73,25 @@ def test_shown_numbers_new_passages_after_the_given_ones_and_reuses_known_ones()
     added = shown.add([_passage("Two again.", "b"), _passage("Three.", "c")])
     assert [(n, new) for n, _, new in added] == [(2, False), (3, True)]
     assert [p.key for p in shown.passages] == ["a", "b", "c"]
+
+
+def test_a_french_reader_gets_answers_in_french_and_the_refusal_in_english() -> None:
+    english = instructions(mode="book", chapter_title=None, max_words=120, searches=0)
+    french = instructions(mode="book", chapter_title=None, max_words=120, searches=0, locale="fr")
+    assert french.startswith(english)
+    added = french.removeprefix(english)
+    assert "Write your answer in French" in added and "“fr”" in added
+    assert "refusal sentence stays exactly as given" in added
+    assert REFUSAL in french
+
+
+def test_english_adds_nothing_and_another_locale_names_its_own_language() -> None:
+    def prompt(locale: str | None) -> str:
+        return instructions(
+            mode="book", chapter_title=None, max_words=120, searches=0, locale=locale
+        )
+
+    plain = instructions(mode="book", chapter_title=None, max_words=120, searches=0)
+    assert prompt("en") == prompt("en-GB") == prompt(None) == plain
+    german = prompt("de")
+    assert "locale “de”" in german and "French" not in german and "English" in german

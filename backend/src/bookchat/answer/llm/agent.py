@@ -21,6 +21,7 @@ from typing import Any, Literal
 from agents import Agent, FunctionTool, Model, ModelSettings, RunContextWrapper, function_tool
 
 from bookchat.answer.compose import Source
+from bookchat.answer.phrases import CATALOGUE, language_of
 from bookchat.vectorstore import Hit
 
 log = logging.getLogger(__name__)
@@ -122,8 +123,30 @@ def _scope(mode: Mode, chapter_title: str | None) -> str:
     return "The reader asks about the whole book."
 
 
-def instructions(*, mode: Mode, chapter_title: str | None, max_words: int, searches: int) -> str:
-    """The system prompt for one question; `searches` > 0 describes the search_book tool."""
+def _language_rule(locale: str | None) -> str:
+    """What the model is told about the reader's language: nothing for English."""
+    language = language_of(locale)
+    if language in ("", "en"):
+        return ""
+    said = CATALOGUE.get(language)
+    name = said.language if said else "the language of that locale"
+    return (
+        f"\nLanguage: the reader reads the book in the locale “{locale}”. Write your answer in "
+        f"{name}, even when the sources or the question are in another language; only the "
+        "refusal sentence stays exactly as given above, in English.\n"
+    )
+
+
+def instructions(
+    *,
+    mode: Mode,
+    chapter_title: str | None,
+    max_words: int,
+    searches: int,
+    locale: str | None = None,
+) -> str:
+    """The system prompt for one question; `searches` > 0 describes the search_book tool, and a
+    locale other than English asks for answers in its language."""
     rule = ""
     if searches > 0:
         rule = (
@@ -136,7 +159,7 @@ def instructions(*, mode: Mode, chapter_title: str | None, max_words: int, searc
         max_words=max_words,
         scope=_scope(mode, chapter_title),
         search_rule=rule,
-    )
+    ) + _language_rule(locale)
 
 
 def sources_block(passages: Sequence[Passage], first: int = 1) -> str:
@@ -237,6 +260,7 @@ def prepare_run(
     max_searches: int,
     search_policy: SearchPolicy = "auto",
     temperature: float | None = None,
+    locale: str | None = None,
 ) -> Run:
     """The agent and input for one question; search_book is offered only when it can search.
 
@@ -255,6 +279,7 @@ def prepare_run(
             chapter_title=chapter,
             max_words=max_words,
             searches=state.max_searches if tools else 0,
+            locale=locale,
         ),
         model=model,
         tools=list(tools),

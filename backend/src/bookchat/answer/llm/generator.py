@@ -197,6 +197,7 @@ class LLMGenerator:
         chapter: str | None,
         history: History,
         search: Search | None,
+        locale: str | None,
     ) -> Run:
         return prepare_run(
             self._client.model,
@@ -210,6 +211,7 @@ class LLMGenerator:
             max_searches=self._max_searches,
             search_policy=self.search_policy,
             temperature=self._temperature,
+            locale=locale,
         )
 
     def _finish(self, output: object, state: RunState) -> Generated:
@@ -236,9 +238,14 @@ class LLMGenerator:
         chapter: str | None = None,
         history: History = (),
         search: Search | None = None,
+        locale: str | None = None,
     ) -> Generated:
-        """The model's answer (non-streaming); raises GenerationFailed."""
-        run = self._prepare(question, passages, mode, chapter, history, search)
+        """The model's answer (non-streaming), in `locale`'s language; raises GenerationFailed."""
+        return await self._run(
+            self._prepare(question, passages, mode, chapter, history, search, locale)
+        )
+
+    async def _run(self, run: Run) -> Generated:
         try:
             async with asyncio.timeout(self._timeout_s):
                 result = await Runner.run(
@@ -261,16 +268,15 @@ class LLMGenerator:
         chapter: str | None = None,
         history: History = (),
         search: Search | None = None,
+        locale: str | None = None,
     ) -> AsyncIterator[str | Generated]:
         """Text deltas as the model writes them, then the Generated; raises GenerationFailed."""
+        run = self._prepare(question, passages, mode, chapter, history, search, locale)
         if not self.streams:
-            done = await self.generate(
-                question, passages, mode=mode, chapter=chapter, history=history, search=search
-            )
+            done = await self._run(run)
             yield done.text
             yield done
             return
-        run = self._prepare(question, passages, mode, chapter, history, search)
         queue: asyncio.Queue[str | Generated | GenerationFailed] = asyncio.Queue()
         # The run lives in its own task so the time limit never spans a `yield` to the caller.
         producer = asyncio.create_task(self._produce(run, queue))

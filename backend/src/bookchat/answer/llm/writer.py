@@ -19,30 +19,25 @@ from bookchat.answer.followup import PriorTurn
 from bookchat.answer.llm.agent import History, Mode, Passage, Search
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
+from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
 from bookchat.answer.unit_vectors import SentenceVectors
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 
-MODEL_FAILED = (
-    "The language model could not answer, so this answer was taken from the book directly."
+# The warnings in English (the texts of every language are in bookchat.answer.phrases).
+MODEL_FAILED = ENGLISH.model_failed
+UNSUPPORTED = ENGLISH.unsupported
+ATTRIBUTED = ENGLISH.attributed
+MODEL_REFUSED = ENGLISH.model_refused
+MODEL_UNMATCHED = ENGLISH.model_unmatched
+# The warnings of an answer that fell back to the extractive one, in every language.
+FALLBACKS = frozenset(
+    text
+    for said in CATALOGUE.values()
+    for text in (said.model_failed, said.model_refused, said.model_unmatched)
 )
-UNSUPPORTED = "Some sentences of this answer could not be matched to the cited sections."
-ATTRIBUTED = (
-    "The language model did not cite its sources; each sentence is cited by the section it was "
-    "matched to."
-)
-MODEL_REFUSED = (
-    "The language model found no answer in these sections, so this answer was taken from the "
-    "book directly."
-)
-MODEL_UNMATCHED = (
-    "The language model's answer could not be matched to the book, so this answer was taken "
-    "from the book directly."
-)
-# The warnings of an answer that fell back to the extractive one.
-FALLBACKS = frozenset({MODEL_FAILED, MODEL_REFUSED, MODEL_UNMATCHED})
 # A generated answer the check found fault with is never reported as more than even odds.
 DOUBTFUL_CONFIDENCE = 0.5
 PREVIEW_CHARS = 200
@@ -59,6 +54,12 @@ class Draft:
     passages: list[Passage]
     search: Search | None
     started: float  # perf_counter() when the request began, for latency_ms
+    locale: str | None = None  # the reader's: the model answers, and warnings are, in its language
+
+    @property
+    def said(self) -> Phrases:
+        """The warnings' language."""
+        return phrases_for(self.locale)
 
 
 def draft_for(
@@ -69,6 +70,7 @@ def draft_for(
     catalog: Catalog,
     search: Search | None,
     started: float,
+    locale: str | None = None,
 ) -> Draft:
     """The draft for a question retrieval found grounded."""
     title = None
@@ -84,6 +86,7 @@ def draft_for(
         passages=list(passages),
         search=search,
         started=started,
+        locale=locale,
     )
 
 
@@ -146,9 +149,10 @@ class LLMWriter:
                 chapter=draft.chapter_title,
                 history=draft.history,
                 search=draft.search,
+                locale=draft.locale,
             )
         except GenerationFailed:
-            return self._fallback(draft, extractive, MODEL_FAILED)
+            return self._fallback(draft, extractive, draft.said.model_failed)
         return await self._checked(draft, extractive, generated)
 
     def stream(self, draft: Draft, extractive: QueryResponse) -> Streamed:
@@ -176,6 +180,7 @@ class LLMWriter:
                 chapter=draft.chapter_title,
                 history=draft.history,
                 search=draft.search,
+                locale=draft.locale,
             ):
                 if isinstance(item, str):
                     prefetch.feed(item)
@@ -184,7 +189,7 @@ class LLMWriter:
                     final = item
         except GenerationFailed:
             prefetch.cancel()
-            yield self._fallback(draft, extractive, MODEL_FAILED)
+            yield self._fallback(draft, extractive, draft.said.model_failed)
             return
         finally:
             if final is None:
@@ -210,9 +215,9 @@ class LLMWriter:
         if checked.status != "grounded":
             # The book covers the question (retrieval decided so before the model was called):
             # the reader gets the book's own words rather than an abstention.
-            return self._fallback(
-                draft, extractive, MODEL_REFUSED if checked.refused else MODEL_UNMATCHED
-            )
+            said = draft.said
+            why = said.model_refused if checked.refused else said.model_unmatched
+            return self._fallback(draft, extractive, why)
         return extractive.model_copy(update=self._fields(draft, extractive, checked, generated))
 
     def _fields(
@@ -224,9 +229,9 @@ class LLMWriter:
             score = min(score, DOUBTFUL_CONFIDENCE)
         warnings = list(extractive.warnings)
         if checked.attributed:
-            warnings.append(ATTRIBUTED)
+            warnings.append(draft.said.attributed)
         if checked.unsupported_sentences:
-            warnings.append(UNSUPPORTED)
+            warnings.append(draft.said.unsupported)
         return {
             "answer": checked.answer,
             "status": checked.status,
