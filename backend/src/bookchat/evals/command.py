@@ -130,7 +130,7 @@ def _compare(old: str, new: str) -> int:
 
 def run_eval_command(settings: Settings, args: argparse.Namespace) -> int:
     """Entry point of `bookchat eval`; returns the process exit code."""
-    if getattr(args, "generator", None):
+    if args.generator:
         settings = settings.model_copy(update={"generator": args.generator})
         if settings.use_llm and not settings.llm_model:
             print(

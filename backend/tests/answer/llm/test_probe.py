@@ -8,6 +8,7 @@ from typing import Any
 
 from bookchat.answer.llm.agent import Search
 from bookchat.answer.llm.generator import LLMGenerator
+from bookchat.answer.llm.probe import Capabilities
 from bookchat.config import Settings
 from tests.answer.llm.test_generator import REVERT, passage
 from tests.local_model import free_port
@@ -62,20 +63,27 @@ async def test_a_server_that_cannot_stream_gets_whole_answers(
     assert all(not request.get("stream") for request in scripted.requests)
 
 
-async def test_a_server_nobody_answers_is_unusable_and_nothing_after_is_tried(
-    make_settings: Callable[..., Settings],
-) -> None:
+async def _probed_unreachable(
+    make_settings: Callable[..., Settings], **overrides: Any
+) -> tuple[LLMGenerator, Capabilities]:
+    """A generator pointed at a port nobody listens on, after its probe (client closed)."""
     settings = make_settings(
         BOOKCHAT_GENERATOR="llm",
         OPENAI_BASE_URL=f"http://127.0.0.1:{free_port()}/v1",
         BOOKCHAT_LLM_MODEL="absent",
-        BOOKCHAT_LLM_TIMEOUT=5,
+        **overrides,
     )
     generator = LLMGenerator.from_settings(settings)
     try:
-        found = await generator.probe()
+        return generator, await generator.probe()
     finally:
         await generator.close()
+
+
+async def test_a_server_nobody_answers_is_unusable_and_nothing_after_is_tried(
+    make_settings: Callable[..., Settings],
+) -> None:
+    _, found = await _probed_unreachable(make_settings, BOOKCHAT_LLM_TIMEOUT=5)
     assert found.state == "unusable"
     assert found.as_dict() == {
         "reachable": False,
@@ -106,16 +114,7 @@ async def test_a_probe_nobody_answered_leaves_streaming_and_searches_as_configur
     make_settings: Callable[..., Settings],
 ) -> None:
     # The model server may come up after bookchat: an unanswered probe must not turn features off.
-    settings = make_settings(
-        BOOKCHAT_GENERATOR="llm",
-        OPENAI_BASE_URL=f"http://127.0.0.1:{free_port()}/v1",
-        BOOKCHAT_LLM_MODEL="late",
-        BOOKCHAT_LLM_SEARCH="first",
-    )
-    generator = LLMGenerator.from_settings(settings)
-    try:
-        assert (await generator.probe()).state == "unusable"
-    finally:
-        await generator.close()
+    generator, found = await _probed_unreachable(make_settings, BOOKCHAT_LLM_SEARCH="first")
+    assert found.state == "unusable"
     assert generator.streams
     assert generator.search_policy == "first"
