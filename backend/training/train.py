@@ -38,7 +38,7 @@ import numpy as np
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from bookchat.answer.features import FEATURES, Context
-from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Judged, judge, unit_candidates
+from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.answer.units import split_units
@@ -142,7 +142,7 @@ class Book:
         limit = 30 if drop_path else 5
         hits = self.retriever.search(q, vector.tolist(), limit=limit)
         hits = [h for h in hits if h.payload.get("path") != drop_path][:5]
-        return [h for h in hits if h.score >= self.settings.min_chunk_score][:POOL_PASSAGES]
+        return pool(hits, self.settings.min_chunk_score)
 
     def close(self) -> None:
         """Release the store and the scratch folder."""

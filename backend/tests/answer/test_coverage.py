@@ -42,6 +42,15 @@ def test_plain_words_names_and_numbers_are_not_key_terms(question: str) -> None:
     assert key_terms(question) == []
 
 
+def test_a_name_the_question_makes_up_for_its_example_is_not_a_key_term() -> None:
+    question = (
+        "If a package named `robot_control` depends on your interfaces package, what goes in "
+        "`robot_control`'s package.xml?"
+    )
+    assert key_terms(question) == ["package.xml"]
+    assert key_terms("How do I push a branch called `feature/login` with --force?") == ["--force"]
+
+
 def test_a_term_the_passages_never_mention_is_missing() -> None:
     evidence = ["Running `git rebase main` replays your commits on top of main."]
     assert missing_terms("What does git rebase --onto do?", evidence) == ["--onto"]

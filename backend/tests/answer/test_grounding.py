@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere
+from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere, pool
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
 from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
-from bookchat.vectorstore import VectorStore
+from bookchat.vectorstore import Hit, VectorStore
 
 
 @pytest.fixture
@@ -65,6 +65,29 @@ async def test_a_follow_up_picks_units_by_its_own_words(
     grounding = await grounder.ground(widened, rows[0], top_k=5, focus=(own, rows[1]))
     assert grounding.composition is not None
     assert "--mixed" in grounding.composition.answer
+
+
+def _hit(name: str, score: float, text: str, heading_path: list[str]) -> Hit:
+    return Hit(chunk_id=name, score=score, payload={"text": text, "heading_path": heading_path})
+
+
+def test_a_passage_of_nothing_but_furniture_yields_its_pool_place_to_one_that_can_be_quoted() -> (
+    None
+):
+    reading = "- [Git book](https://git-scm.com/book)\n- [Pro Git](https://example.org/progit)"
+    lesson = "A branch is a movable pointer to a commit. Creating one is cheap."
+    hits = [
+        _hit("links", 0.70, reading, ["Branches", "Further Reading"]),
+        *(
+            _hit(f"lesson{i}", 0.60 - i / 100, lesson + f" Note {i}.", ["Branches"])
+            for i in range(4)
+        ),
+        _hit("weak", 0.10, lesson, ["Branches"]),
+    ]
+    chosen = [h.chunk_id for h in pool(hits, min_score=0.3)]
+    assert chosen == ["lesson0", "lesson1", "lesson2", "lesson3"]
+    # With fewer quotable passages than places, furniture keeps its place, in retrieval order.
+    assert [h.chunk_id for h in pool(hits[:3], min_score=0.3)] == ["links", "lesson0", "lesson1"]
 
 
 def _grounding(kind: str | None, chapter: str, best: float) -> Grounding:

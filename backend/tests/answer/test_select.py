@@ -116,6 +116,31 @@ def test_a_passage_answer_skips_a_best_unit_too_long_to_quote() -> None:
     assert chosen and all(c.unit.role != "code" for c in chosen)
 
 
+def test_an_introduction_that_introduces_another_brings_the_command_at_the_end() -> None:
+    units = split_units(
+        "**Causes and Solutions**:\n\n**1. Missing `generate_launch_description()`**:\n"
+        "```python\ndef generate_launch_description():\n    return LaunchDescription([])\n```"
+    )
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    chosen = select.span(candidates, np.array([0.9, 0.1, 0.1]), 120)
+    assert [c.unit.role for c in chosen] == ["prose", "prose", "code"]
+
+
+def test_a_sentence_ending_in_a_colon_is_left_out_when_what_it_introduces_does_not_fit() -> None:
+    script = (
+        "```python\n" + "\n".join(f"step_{i}()  # one of many steps" for i in range(40)) + "\n```"
+    )
+    units = split_units(
+        "Launch files start many nodes at once. They keep start-up reproducible.\n\n"
+        f"**Causes and Solutions**:\n\n**1. Missing `generate_launch_description()`**:\n{script}"
+    )
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    scores = np.array([0.3, 0.2, 0.25, 0.2, 0.1])
+    for chosen in (select.passage(candidates, scores, 60), select.span(candidates, scores, 60)):
+        assert chosen
+        assert not any(c.unit.text.endswith(":") for c in chosen), _texts(chosen)
+
+
 def test_a_passage_answer_never_quotes_a_self_check_when_a_lesson_passage_follows() -> None:
     checks = split_units(
         "**Question 1**: What is a service?", ("Lesson", "Check Your Understanding")

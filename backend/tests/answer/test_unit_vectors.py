@@ -27,7 +27,8 @@ from bookchat.vectorstore.edge_store import EdgeStore
 from tests.vectorstore.legacy import write_legacy_edge
 
 # Prose, a question, list items, a numbered item too short to keep, a table, a code fence, a
-# fragment, abbreviations and quotes, a heading: what split_sentences decides about each.
+# fragment, abbreviations and quotes, a bold numbered step, a heading: what the unit split decides
+# about each.
 SAMPLE = """A branch is a movable pointer to a commit. Creating one is cheap!
 Why does Git stay fast? Because it only writes a 41-byte file.
 
@@ -45,6 +46,8 @@ git log --oneline. This is code, not prose.
 ```
 
 Too short. See e.g. the manual (section 3.2) for details on "ours" and 'theirs' strategies.
+
+**2. Missing upstream**: set it with `git push -u`.
 ## A heading is not a sentence
 Version 2.23 added `git switch`. It splits checkout's jobs in two."""
 
@@ -52,8 +55,9 @@ Version 2.23 added `git switch`. It splits checkout's jobs in two."""
 # SENTENCE_LAYOUT in bookchat/answer/unit_vectors.py and pin the new units here under the new
 # number: indexes then re-embed their units at the next ingest instead of serving old rows.
 PINNED = {
-    # Answer units: list items, table rows read with their header, the code block, whole.
-    3: [
+    # Answer units: list items, table rows read with their header, the code block, whole; a
+    # numbered bold step keeps its number (and its bold) with its text.
+    4: [
         "A branch is a movable pointer to a commit.",
         "Creating one is cheap!",
         "Why does Git stay fast?",
@@ -65,6 +69,7 @@ PINNED = {
         "command: git rebase; what it does: replays commits on a new base",
         "git log --oneline. This is code, not prose.",
         "See e.g. the manual (section 3.2) for details on \"ours\" and 'theirs' strategies.",
+        "**2. Missing upstream**: set it with `git push -u`.",
         "Version 2.23 added `git switch`.",
         "It splits checkout's jobs in two.",
     ],

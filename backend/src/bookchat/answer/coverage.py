@@ -42,15 +42,24 @@ def _is_acronym(token: str) -> bool:
     return len(letters) >= 2 and all(ch.isupper() for ch in letters) and token.isalnum()
 
 
+# "a package named `robot_control`": a name the question makes up for its example, which no
+# book can be expected to mention.
+_INTRODUCED = re.compile(r"\b(?:named|called)\s+$", re.IGNORECASE)
+
+
 def key_terms(question: str) -> list[str]:
-    """The code and acronyms a question names, in order, without repeats."""
+    """The code and acronyms a question names, in order, without repeats, less the names it
+    introduces itself ("a package named `robot_control`")."""
     found: dict[str, None] = {}
+    introduced: set[str] = set()
     for match in _TOKEN.finditer(question):
         quoted = match.group().startswith("`")
         token = match.group().strip("`").rstrip(".,;:!?")
+        if _INTRODUCED.search(question[: match.start()]):
+            introduced.add(token)
         if len(token) >= 2 and (quoted or _is_code(token) or _is_acronym(token)):
             found[token] = None
-    return list(found)
+    return [term for term in found if term not in introduced]
 
 
 def _acronyms(text: str) -> set[str]:

@@ -58,6 +58,28 @@ class Judged:
     coverage: NDArray[np.float64]
 
 
+def pool(hits: Sequence[Hit], min_score: float) -> list[Hit]:
+    """The passages units are drawn from: those reaching `min_score`, at most POOL_PASSAGES,
+    in retrieval order except that a passage with nothing to quote but furniture (a reading
+    list, the learning objectives) yields its place to one that can be quoted.
+
+    Such passages repeat a lesson's keywords, so they rank high, but nothing in them is ever
+    quoted while anything else answers: in the pool they only push the answer out."""
+    relevant = [h for h in hits if h.score >= min_score]
+    content = [h for h in relevant if _quotable(h)]
+    kept = {id(h) for h in content[:POOL_PASSAGES]}
+    spare = POOL_PASSAGES - len(kept)
+    for h in relevant:
+        if spare > 0 and id(h) not in kept:
+            kept.add(id(h))
+            spare -= 1
+    return [h for h in relevant if id(h) in kept]
+
+
+def _quotable(hit: Hit) -> bool:
+    return any(u.role != "furniture" for u in payload_units(hit.payload))
+
+
 def hit_candidates(hits: Sequence[Hit]) -> list[Candidate]:
     """The units of retrieved passages, best passage first, repeats (chunk overlap) dropped."""
     seen: set[str] = set()
@@ -191,7 +213,7 @@ class Grounder:
         hits = await asyncio.to_thread(
             self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
         )
-        relevant = [h for h in hits if h.score >= self._settings.min_chunk_score][:POOL_PASSAGES]
+        relevant = pool(hits, self._settings.min_chunk_score)
         if not relevant:
             return Grounding(None, 0.0)
         asked, asked_vector = focus if focus else (question, vector)

@@ -74,7 +74,9 @@ def _next(candidates: Sequence[Candidate], of: Candidate) -> Candidate | None:
     return None
 
 
-def _complete(candidates: Sequence[Candidate], unit: Candidate, budget: _Budget) -> None:
+def _complete(
+    candidates: Sequence[Candidate], unit: Candidate, budget: _Budget, depth: int = 0
+) -> None:
     """Add what `unit` needs to be read on its own."""
     role = unit.unit.role
     nxt = _next(candidates, unit)
@@ -84,11 +86,29 @@ def _complete(candidates: Sequence[Candidate], unit: Candidate, budget: _Budget)
             budget.take(sibling)
     elif role == "definition" and nxt is not None and nxt.unit.block == unit.unit.block:
         budget.take(nxt)
-    elif unit.unit.text.rstrip("*_` ").endswith(":") and nxt is not None:
+    elif _introduces(unit) and nxt is not None:
         # "To sync the fork, fast-forward it:" holds no command; the block after it does.
         for item in _block(candidates, nxt)[:4]:
             if not budget.take(item):
                 break
+            if _introduces(item) and depth < 2:
+                # "Causes and Solutions:" brings "1. Missing X:", which brings its command.
+                _complete(candidates, item, budget, depth + 1)
+
+
+def _introduces(c: Candidate) -> bool:
+    return c.unit.text.rstrip("*_` ").endswith(":")
+
+
+def _without_dangling(candidates: Sequence[Candidate], taken: list[Candidate]) -> list[Candidate]:
+    """`taken` less any sentence ending in a colon whose list, table or command did not fit:
+    "Example Action Definition (`MoveRobot.action`):" with nothing after it tells the reader
+    nothing and reads as a cut answer."""
+    kept = list(taken)
+    # Repeated: dropping "1. Missing function:" leaves "Causes and Solutions:" dangling.
+    while dangling := [c for c in kept if _introduces(c) and _next(candidates, c) not in kept]:
+        kept = [c for c in kept if c not in dangling]
+    return kept or taken
 
 
 def _neighbours(
@@ -131,7 +151,7 @@ def span(
             continue
         if budget.take(c):
             extra += 1
-    return budget.taken
+    return _without_dangling(candidates, budget.taken)
 
 
 def passage(
@@ -172,7 +192,7 @@ def passage(
         if _pieces(budget.taken) >= WINDOW or not budget.take(c):
             break
         _complete(own, c, budget)
-    return budget.taken
+    return _without_dangling(own, budget.taken)
 
 
 def _pieces(taken: Sequence[Candidate]) -> int:

@@ -28,8 +28,9 @@ from bookchat.vectorstore.base import StoredSentences
 # Bump whenever the units of a chunk may change for the same text: the marker is part of every
 # payload, so each point's content hash changes and the next ingest re-embeds the units (chunk
 # vectors are reused). 3: role-tagged answer units (list items read with the lead-in that
-# announces them) instead of plain sentences.
-SENTENCE_LAYOUT = 3
+# announces them) instead of plain sentences. 4: a bold numbered step ("**1. Missing X**:")
+# keeps its number with its text instead of losing it and breaking its bold.
+SENTENCE_LAYOUT = 4
 
 
 def chunk_sentences(payload: Mapping[str, Any]) -> list[str]:

@@ -120,9 +120,19 @@ _LOWER_START = re.compile(r"(?<=[a-z0-9)][.!?])\s+(?=[a-z][\w-]* [\w-]+ )")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig|ch|sec)\.)$", re.I)
 
 
+# "**1. Missing function**:" splits after "**1."; the number belongs to what follows it, and
+# alone it is dropped as unquotable, leaving "Missing function**:" with its bold broken.
+_ENUMERATOR = re.compile(r"^[*_]*(?:\d{1,3}|[A-Za-z])[.)]$")
+
+
 def _sentences(text: str) -> list[str]:
     out: list[str] = []
-    for piece in _SENTENCE_END.split(text):
+    pieces = _SENTENCE_END.split(text)
+    for i in range(len(pieces) - 1):
+        if _ENUMERATOR.match(pieces[i].strip()):
+            pieces[i + 1] = f"{pieces[i].strip()} {pieces[i + 1]}"
+            pieces[i] = ""
+    for piece in pieces:
         parts = _LOWER_START.split(piece)
         for part in parts:
             if (
