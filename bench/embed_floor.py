@@ -69,7 +69,7 @@ def token_figures(calls: list[list[str]], batch_size: int) -> dict[str, Any]:
     real = padded = 0
     for texts in calls:
         lengths = [len(e.ids) for e in tokenizer.encode_batch(texts)]
-        for idx in batches_by_length(texts, batch_size):
+        for idx in batches_by_length(lengths, batch_size):
             longest = max(lengths[i] for i in idx)
             real += sum(lengths[i] for i in idx)
             padded += sum(longest - lengths[i] for i in idx)

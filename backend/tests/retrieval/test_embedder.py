@@ -53,10 +53,11 @@ async def test_embedding_runs_off_the_event_loop(embedder: Embedder) -> None:
 
 
 def test_batches_follow_length_and_a_much_longer_text_starts_a_new_one() -> None:
-    sentences = [f"Sentence number {n} of the chunk." for n in range(9)]
-    chunk = "A chunk text, far longer than any of its sentences. " * 20
-    batches = list(batches_by_length([chunk, *sentences], 16))
+    sentences = [12, 11, 13, 12, 14, 12, 11, 13, 12]  # word pieces
+    batches = list(batches_by_length([230, *sentences], 16))
     # The nine sentences are not padded to the chunk's length: it runs on its own.
-    assert batches == [[1, 2, 3, 4, 5, 6, 7, 8, 9], [0]]
+    assert batches == [[2, 7, 1, 4, 6, 9, 3, 8, 5], [0]]
     assert [len(b) for b in batches_by_length(sentences * 2, 16)] == [16, 2]
+    # 20 pieces is more than 1.25x 12 plus slack: padding 12 pieces to 20 would waste 40 %.
+    assert batches_by_length([12, 20], 16).__next__() == [0]
     assert list(batches_by_length([], 16)) == []
