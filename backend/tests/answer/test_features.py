@@ -51,3 +51,32 @@ def test_a_date_answers_when_and_a_command_answers_how_to() -> None:
         "How do I create a branch?", vectors[1], vectors, np.zeros(2), np.zeros(2), [0.5]
     )
     assert feature_matrix(candidates, howto)[:, INDEX["howto_x_code"]].tolist() == [0.0, 1.0]
+
+
+def test_a_question_asking_for_three_things_meets_a_list_or_sentence_of_three() -> None:
+    import numpy as np
+
+    from bookchat.answer.features import INDEX, Candidate, Context, asked_count, feature_matrix
+    from bookchat.answer.units import split_units
+
+    assert asked_count("What are the three formats launch files can be written in?") == 3
+    assert asked_count("What are the 2 kinds of tags?") == 2
+    assert asked_count("How many nodes can a launch file start?") == 0
+    units = split_units(
+        "Launch files start many nodes at once.\n\n"
+        "They can be written in Python, XML, and YAML.\n\n"
+        "An action has these components:\n\n- **Goal**: what to do\n"
+        "- **Feedback**: progress so far\n- **Result**: the final outcome"
+    )
+    candidates = [Candidate(u, 0, i, len(units), "h", "t") for i, u in enumerate(units)]
+    vectors = np.eye(len(units), 8, dtype=np.float32)
+    ctx = Context(
+        "What are the three formats or components?",
+        vectors[0],
+        vectors,
+        np.zeros(len(units)),
+        np.zeros(len(units)),
+        [0.5],
+    )
+    matches = feature_matrix(candidates, ctx)[:, INDEX["count_match"]].tolist()
+    assert matches == [0.0, 1.0, 0.0, 1.0, 1.0, 1.0]  # the lead-in itself lists nothing

@@ -142,6 +142,33 @@ _CONTRAST = re.compile(
     re.I,
 )
 
+# "What are the three formats…?", "Name two kinds of…": the question asks for so many things.
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_COUNT_WORDS = {word: n for n, word in enumerate(_NUMBER_WORDS, 2)}
+_ASKS_COUNT = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+(?:[\w-]+\s+){0,2}?[\w-]+s\b", re.I
+)
+
+
+def asked_count(question: str) -> int:
+    """How many things the question asks for ("the three formats" -> 3), 0 when it does not say."""
+    match = _ASKS_COUNT.search(question)
+    if not match:
+        return 0
+    word = match.group(1).lower()
+    return _COUNT_WORDS.get(word) or int(word)
+
+
+def listed_count(text: str) -> int:
+    """How many things a sentence enumerates ("A, B, and C" -> 3; "A and B" -> 2; else 1)."""
+    commas = text.count(", ")
+    if re.search(r",\s+(?:and|or)\s", text):
+        return commas + 1
+    if re.search(r"\s(?:and|or)\s", text):
+        return commas + 2
+    return 1
+
+
 FEATURES: tuple[str, ...] = (
     "bias",
     "sim",
@@ -175,6 +202,7 @@ FEATURES: tuple[str, ...] = (
     "define_x_definition",
     "compare_x_contrast",
     "sim_x_heading_sim",
+    "count_match",
 )
 INDEX = {name: i for i, name in enumerate(FEATURES)}
 
@@ -225,6 +253,11 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
     q_terms = content_terms(ctx.question)
     lex = np.array([overlap(q_terms, terms, idf, unseen) for terms in pool])
     qtype = question_type(ctx.question)
+    wanted = asked_count(ctx.question)
+    items: dict[tuple[int, int], int] = {}
+    for c in candidates:
+        if c.unit.role == "list_item":
+            items[(c.source, c.unit.block)] = items.get((c.source, c.unit.block), 0) + 1
     at = {(c.source, c.position): i for i, c in enumerate(candidates)}
     for i, c in enumerate(candidates):
         row = out[i]
@@ -266,6 +299,10 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
             "define_x_definition": float(qtype == "define" and c.unit.role == "definition"),
             "compare_x_contrast": float(qtype == "compare" and bool(_CONTRAST.search(text))),
             "sim_x_heading_sim": sims[i] * float(ctx.heading_sims[i]),
+            "count_match": float(
+                wanted > 0
+                and wanted in (listed_count(text), items.get((c.source, c.unit.block), 0))
+            ),
         }
         for name, value in values.items():
             row[INDEX[name]] = value
