@@ -26,10 +26,12 @@ def count_tokens(text: str) -> int:
 
 
 def count_many(texts: list[str]) -> list[int]:
-    """Word pieces of each text (batched), without the special tokens."""
-    if not texts:
-        return []
-    return [len(e.ids) for e in _tokenizer().encode_batch(texts, add_special_tokens=False)]
+    """Word pieces of each text, without the special tokens."""
+    # One text at a time: the chunker asks for a section's few units at once, and encode_batch
+    # hands every such call to a thread pool, and the hand-off cost more than the counting (a
+    # re-ingest of a 176k-word library with nothing changed: 2.4 s, 1.85 s without it).
+    tokenizer = _tokenizer()
+    return [len(tokenizer.encode(text, add_special_tokens=False).ids) for text in texts]
 
 
 def model_length(text: str) -> int:
