@@ -79,10 +79,20 @@ def test_a_passage_answer_is_a_window_of_whole_units_around_the_best() -> None:
     candidates = _candidates()
     chosen = select.passage(candidates, _scores(candidates, "It never creates"), 40)
     texts = _texts(chosen)
-    assert texts[0] == "It never creates a merge commit."  # the best unit, then what follows it
+    # The best unit leans on the sentence before it: the window reads from there, then on.
+    assert texts[:2] == [
+        "A fast-forward merge is a merge that only moves the pointer.",
+        "It never creates a merge commit.",
+    ]
     lists = {c.unit.block for c in chosen if c.unit.role == "list_item"}
     others = [c for c in chosen if c.unit.role != "list_item"]
-    assert len(others) + len(lists) <= select.WINDOW  # an announced list is one piece
+    # An announced list is one piece; the last piece taken may bring the list it introduces.
+    assert texts[-3:] == [
+        "Use these options:",
+        "- `--ff` fast-forwards when possible.",
+        "- `--no-ff` always creates a merge commit.",
+    ]
+    assert len(others) + len(lists) - 1 <= select.WINDOW
     assert all(c.source == 0 for c in chosen)
     leads = {c.unit.lead for c in chosen if c.unit.lead and c.unit.lead not in texts}
     assert sum(len(t.split()) for t in [*texts, *leads]) <= 40  # a lead-in shown once counts once
@@ -164,3 +174,20 @@ def test_a_passage_window_reads_an_announced_list_whole() -> None:
     scores = np.array([0.3, 0.1, 0.1, 0.1])
     chosen = select.passage(candidates, scores, 120)
     assert [c.unit.role for c in chosen].count("list_item") == 3
+
+
+def test_a_sentence_opening_on_a_pronoun_brings_the_sentence_it_leans_on() -> None:
+    candidates = _candidates()
+    chosen = select.span(candidates, _scores(candidates, "It never creates"), 120)
+    # "It never creates a merge commit." alone does not say what never does.
+    assert _texts(chosen) == [
+        "It never creates a merge commit.",
+        "A fast-forward merge is a merge that only moves the pointer.",
+    ]
+
+
+def test_a_sentence_opening_on_a_pronoun_stays_alone_when_it_opens_its_paragraph() -> None:
+    units = split_units("Rebasing rewrites history.\n\nThis is why you never rebase shared work.")
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    chosen = select.span(candidates, _scores(candidates, "This is why"), 120)
+    assert _texts(chosen) == ["This is why you never rebase shared work."]

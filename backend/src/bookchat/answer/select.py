@@ -10,6 +10,7 @@ Furniture (objectives, reading lists, exercises, summaries) is quoted only when 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -67,9 +68,9 @@ def _block(candidates: Sequence[Candidate], of: Candidate) -> list[Candidate]:
     return [c for c in candidates if c.source == of.source and c.unit.block == of.unit.block]
 
 
-def _next(candidates: Sequence[Candidate], of: Candidate) -> Candidate | None:
+def _next(candidates: Sequence[Candidate], of: Candidate, step: int = 1) -> Candidate | None:
     for c in candidates:
-        if c.source == of.source and c.position == of.position + 1:
+        if c.source == of.source and c.position == of.position + step:
             return c
     return None
 
@@ -94,6 +95,28 @@ def _complete(
             if _introduces(item) and depth < 2:
                 # "Causes and Solutions:" brings "1. Missing X:", which brings its command.
                 _complete(candidates, item, budget, depth + 1)
+
+
+# A sentence opening on one of these leans on the sentence before it ("It picks the first that is
+# set of: …", "This adds your workspace's packages …"): quoted alone, it does not say what about.
+_ANAPHOR = re.compile(r"^(?:\*\*)?(?:this|these|that|those|it|its|they|their|such)\b", re.I)
+
+
+def _antecedent(candidates: Sequence[Candidate], c: Candidate) -> Candidate | None:
+    """The sentence before `c` in its paragraph when `c` opens on a pronoun, else None."""
+    if c.unit.role not in ("prose", "definition", "admonition"):
+        return None
+    if not _ANAPHOR.match(c.unit.text.removeprefix("> ")):
+        return None
+    before = _next(candidates, c, -1)
+    return before if before is not None and before.unit.block == c.unit.block else None
+
+
+def _with_antecedents(candidates: Sequence[Candidate], budget: _Budget) -> None:
+    """Bring the sentence each quoted one leans on (when it fits)."""
+    for c in list(budget.taken):
+        if (before := _antecedent(candidates, c)) is not None:
+            budget.take(before)
 
 
 def _introduces(c: Candidate) -> bool:
@@ -140,6 +163,7 @@ def span(
         if not budget.take(candidates[best]):
             return []
     _complete(candidates, candidates[best], budget)
+    _with_antecedents(candidates, budget)
     _neighbours(candidates, scores, best, budget)
     floor = NEAR_BEST * scores[best]
     extra = 0
@@ -176,7 +200,10 @@ def passage(
         if c.source == best.source and (c.unit.role != "furniture" or best.unit.role == "furniture")
     ]
     budget = _Budget(min(max_words, TARGET_WORDS))
-    if not budget.take(best):
+    before = _antecedent(own, best)
+    if before is not None and budget.take(before):
+        best = before  # the window reads from the sentence the best one leans on
+    elif not budget.take(best):
         # A long script is no passage to read out: the passage's best unit that fits instead.
         score_of = {id(c): float(scores[i]) for i, c in enumerate(candidates)}
         ranked = sorted(own, key=lambda c: -score_of[id(c)])
