@@ -191,3 +191,12 @@ def test_a_sentence_opening_on_a_pronoun_stays_alone_when_it_opens_its_paragraph
     candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
     chosen = select.span(candidates, _scores(candidates, "This is why"), 120)
     assert _texts(chosen) == ["This is why you never rebase shared work."]
+
+
+def test_a_paragraph_opening_on_a_pronoun_after_code_brings_the_code() -> None:
+    code = "```bash\nsource install/setup.bash\n```"
+    units = split_units(f"Source the workspace:\n\n{code}\n\nThis adds its packages.")
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    chosen = select.span(candidates, _scores(candidates, "This adds"), 120)
+    assert _texts(chosen) == ["This adds its packages.", code]
+    assert chosen[1].unit.lead == "Source the workspace:"  # shown above the code

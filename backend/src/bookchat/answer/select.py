@@ -103,13 +103,19 @@ _ANAPHOR = re.compile(r"^(?:\*\*)?(?:this|these|that|those|it|its|they|their|suc
 
 
 def _antecedent(candidates: Sequence[Candidate], c: Candidate) -> Candidate | None:
-    """The sentence before `c` in its paragraph when `c` opens on a pronoun, else None."""
+    """What `c` points back at when it opens on a pronoun: the sentence before it in its
+    paragraph, or the code block right above a paragraph it opens ("This adds your workspace's
+    packages to ROS 2's search path." after `source install/setup.bash`); else None."""
     if c.unit.role not in ("prose", "definition", "admonition"):
         return None
     if not _ANAPHOR.match(c.unit.text.removeprefix("> ")):
         return None
     before = _next(candidates, c, -1)
-    return before if before is not None and before.unit.block == c.unit.block else None
+    if before is None:
+        return None
+    if before.unit.block == c.unit.block or before.unit.role == "code":
+        return before
+    return None
 
 
 def _with_antecedents(candidates: Sequence[Candidate], budget: _Budget) -> None:
