@@ -181,6 +181,7 @@ def span(
             continue
         if budget.take(c):
             extra += 1
+    _with_antecedents(candidates, budget)  # the extras' too, now the best one's has room
     return _without_dangling(candidates, budget.taken)
 
 
