@@ -200,3 +200,29 @@ def test_a_paragraph_opening_on_a_pronoun_after_code_brings_the_code() -> None:
     chosen = select.span(candidates, _scores(candidates, "This adds"), 120)
     assert _texts(chosen) == ["This adds its packages.", code]
     assert chosen[1].unit.lead == "Source the workspace:"  # shown above the code
+
+
+def test_an_announced_list_is_quoted_whole_or_not_at_all() -> None:
+    text = (
+        "Each link can have three components:\n\n"
+        "1. **Visual**: How the link appears\n"
+        "2. **Collision**: How the link interacts in physics simulation\n"
+        "3. **Inertial**: Mass properties"
+    )
+    units = split_units(text)
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    # Room for the lead-in, "3. Inertial" and "1. Visual", not for "2. Collision" as well.
+    chosen = select.span(candidates, _scores(candidates, "**Inertial**"), 18)
+    assert _texts(chosen) == ["3. **Inertial**: Mass properties"]
+    whole = select.span(candidates, _scores(candidates, "**Inertial**"), 120)
+    assert len(whole) == 3  # with room, every item
+
+
+def test_an_announced_list_longer_than_the_target_length_is_read_whole_within_the_cap() -> None:
+    item = "stands for one long step the reader needs, worded at some length on purpose here"
+    steps = "\n".join(f"{n}. **Step {n}**: {item}" for n in range(1, 6))
+    units = split_units(f"The release takes five steps:\n\n{steps}")
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    assert sum(len(u.text.split()) for u in units) > select.TARGET_WORDS
+    chosen = select.span(candidates, _scores(candidates, "**Step 3**"), 120)
+    assert sorted(_texts(chosen)) == [u.text for u in units if u.role == "list_item"]

@@ -47,21 +47,39 @@ def _place(c: Candidate) -> tuple[int, int]:
 
 
 class _Budget:
-    def __init__(self, max_words: int) -> None:
-        self.left = max_words
+    """Words an answer may use: `target` for what is chosen unit by unit, up to `cap` for a
+    list that must be read whole."""
+
+    def __init__(self, target: int, cap: int | None = None) -> None:
+        self.target = target
+        self.cap = max(cap or target, target)
+        self.used = 0
         self.shown: set[str] = set()
         self.taken: list[Candidate] = []
 
-    def take(self, c: Candidate) -> bool:
+    def take(self, c: Candidate, *, limit: int | None = None) -> bool:
         if c in self.taken:
             return True
         need = cost(c.unit, self.shown)
-        if need > self.left:
+        if self.used + need > (limit or self.target):
             return False
-        self.left -= need
+        self.used += need
         self.shown |= {c.unit.text, c.unit.lead}
         self.taken.append(c)
         return True
+
+    def take_all(self, cs: Sequence[Candidate]) -> bool:
+        """Take every one of `cs` or none: a list its lead-in announces is read whole (past the
+        target length, within the cap), never as "1. Visual … 3. Inertial" with the item that
+        did not fit left out."""
+        shown, need = set(self.shown), 0
+        for c in cs:
+            if c not in self.taken:
+                need += cost(c.unit, shown)
+                shown |= {c.unit.text, c.unit.lead}
+        if self.used + need > self.cap:
+            return False
+        return all([self.take(c, limit=self.cap) for c in cs])
 
 
 def _block(candidates: Sequence[Candidate], of: Candidate) -> list[Candidate]:
@@ -81,10 +99,9 @@ def _complete(
     """Add what `unit` needs to be read on its own."""
     role = unit.unit.role
     nxt = _next(candidates, unit)
-    if role == "list_item" and unit.unit.lead.rstrip("*_` ").endswith(":"):
+    if _announced(unit):
         # The lead-in announces the list: the whole list answers, when it fits.
-        for sibling in _block(candidates, unit):
-            budget.take(sibling)
+        budget.take_all(_block(candidates, unit))
     elif role == "definition" and nxt is not None and nxt.unit.block == unit.unit.block:
         budget.take(nxt)
     elif _introduces(unit) and nxt is not None:
@@ -125,6 +142,11 @@ def _with_antecedents(candidates: Sequence[Candidate], budget: _Budget) -> None:
             budget.take(before)
 
 
+def _announced(c: Candidate) -> bool:
+    """A list item whose lead-in announces the list ("Each link can have three components:")."""
+    return c.unit.role == "list_item" and c.unit.lead.rstrip("*_` ").endswith(":")
+
+
 def _introduces(c: Candidate) -> bool:
     return c.unit.text.rstrip("*_` ").endswith(":")
 
@@ -162,7 +184,7 @@ def span(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
     """The best unit, completed, plus units nearly as good (at most MAX_EXTRA more)."""
-    budget = _Budget(min(max_words, TARGET_WORDS))
+    budget = _Budget(min(max_words, TARGET_WORDS), max_words)
     best = best_index(candidates, scores)
     if not budget.take(candidates[best]):
         budget = _Budget(max_words)  # a long best unit is still quoted whole
@@ -206,7 +228,7 @@ def passage(
         for c in candidates
         if c.source == best.source and (c.unit.role != "furniture" or best.unit.role == "furniture")
     ]
-    budget = _Budget(min(max_words, TARGET_WORDS))
+    budget = _Budget(min(max_words, TARGET_WORDS), max_words)
     before = _antecedent(own, best)
     if before is not None and budget.take(before):
         best = before  # the window reads from the sentence the best one leans on
@@ -223,7 +245,9 @@ def passage(
         if c in budget.taken:
             continue
         # An announced list counts as one piece of the window: it is read as a whole.
-        if _pieces(budget.taken) >= WINDOW or not budget.take(c):
+        if _pieces(budget.taken) >= WINDOW:
+            break
+        if not (budget.take_all(_block(own, c)) if _announced(c) else budget.take(c)):
             break
         _complete(own, c, budget)
     return _without_dangling(own, budget.taken)
