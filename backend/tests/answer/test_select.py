@@ -226,3 +226,21 @@ def test_an_announced_list_longer_than_the_target_length_is_read_whole_within_th
     assert sum(len(u.text.split()) for u in units) > select.TARGET_WORDS
     chosen = select.span(candidates, _scores(candidates, "**Step 3**"), 120)
     assert sorted(_texts(chosen)) == [u.text for u in units if u.role == "list_item"]
+
+
+def test_an_item_of_an_announced_list_joins_an_answer_only_with_its_whole_list() -> None:
+    text = (
+        "Git moves content between three places:\n\n"
+        "1. The **working tree**: the files you edit.\n"
+        "2. The **index**: what the next commit will contain.\n"
+        "3. The **repository**: every commit.\n\n"
+        "`git add` copies content from the working tree into the index."
+    )
+    units = split_units(text)
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    scores = np.array(
+        [0.9 if "git add" in u.text else 0.5 if "working tree**" in u.text else 0.05 for u in units]
+    )
+    chosen = _texts(select.span(candidates, scores, 120))
+    assert chosen[0].startswith("`git add`")
+    assert [t for t in chosen if t[0].isdigit()] == [u.text for u in units if u.role == "list_item"]

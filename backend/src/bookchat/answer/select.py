@@ -201,7 +201,9 @@ def span(
             break
         if c in budget.taken or c.unit.role == "furniture":
             continue
-        if budget.take(c):
+        # An item of an announced list never joins alone: "- Setup scripts for sourcing your
+        # workspace" does not say which list it belongs to; its whole list joins, or nothing.
+        if budget.take_all(_block(candidates, c)) if _announced(c) else budget.take(c):
             extra += 1
     _with_antecedents(candidates, budget)  # the extras' too, now the best one's has room
     return _without_dangling(candidates, budget.taken)
