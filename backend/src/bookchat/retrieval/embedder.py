@@ -153,8 +153,9 @@ class Embedder:
     def from_settings(
         cls, settings: Settings, *, threads: int | None = None, bulk: bool = False
     ) -> Embedder:
-        """The embedder the settings describe; `bulk` for whole books (ingest, training), which
-        pass more threads than the server and may use the bfloat16 forward pass."""
+        """The embedder the settings describe; `bulk` for whole books (`bookchat ingest`,
+        `bookchat eval --docs`), which may use the bfloat16 forward pass. Training keeps the
+        server's backend, so `make train` gives the same model on any CPU."""
         return cls(
             backend=settings.ingest_embedding_backend if bulk else settings.embedding_backend,
             fallback=settings.embedding_backend,
