@@ -24,8 +24,8 @@ git merge --ff-only upstream/main
 ```"""
 
 
-def _candidates(heading_path: tuple[str, ...] = ()) -> list[Candidate]:
-    units = split_units(SECTION, heading_path)
+def _candidates(heading_path: tuple[str, ...] = (), text: str = SECTION) -> list[Candidate]:
+    units = split_units(text, heading_path)
     return [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
 
 
@@ -187,16 +187,15 @@ def test_a_sentence_opening_on_a_pronoun_brings_the_sentence_it_leans_on() -> No
 
 
 def test_a_sentence_opening_on_a_pronoun_stays_alone_when_it_opens_its_paragraph() -> None:
-    units = split_units("Rebasing rewrites history.\n\nThis is why you never rebase shared work.")
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    text = "Rebasing rewrites history.\n\nThis is why you never rebase shared work."
+    candidates = _candidates(text=text)
     chosen = select.span(candidates, _scores(candidates, "This is why"), 120)
     assert _texts(chosen) == ["This is why you never rebase shared work."]
 
 
 def test_a_paragraph_opening_on_a_pronoun_after_code_brings_the_code() -> None:
     code = "```bash\nsource install/setup.bash\n```"
-    units = split_units(f"Source the workspace:\n\n{code}\n\nThis adds its packages.")
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    candidates = _candidates(text=f"Source the workspace:\n\n{code}\n\nThis adds its packages.")
     chosen = select.span(candidates, _scores(candidates, "This adds"), 120)
     assert _texts(chosen) == ["This adds its packages.", code]
     assert chosen[1].unit.lead == "Source the workspace:"  # shown above the code
@@ -209,8 +208,7 @@ def test_an_announced_list_is_quoted_whole_or_not_at_all() -> None:
         "2. **Collision**: How the link interacts in physics simulation\n"
         "3. **Inertial**: Mass properties"
     )
-    units = split_units(text)
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    candidates = _candidates(text=text)
     # Room for the lead-in, "3. Inertial" and "1. Visual", not for "2. Collision" as well.
     chosen = select.span(candidates, _scores(candidates, "**Inertial**"), 18)
     assert _texts(chosen) == ["3. **Inertial**: Mass properties"]
@@ -221,8 +219,8 @@ def test_an_announced_list_is_quoted_whole_or_not_at_all() -> None:
 def test_an_announced_list_longer_than_the_target_length_is_read_whole_within_the_cap() -> None:
     item = "stands for one long step the reader needs, worded at some length on purpose here"
     steps = "\n".join(f"{n}. **Step {n}**: {item}" for n in range(1, 6))
-    units = split_units(f"The release takes five steps:\n\n{steps}")
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    candidates = _candidates(text=f"The release takes five steps:\n\n{steps}")
+    units = [c.unit for c in candidates]
     assert sum(len(u.text.split()) for u in units) > select.TARGET_WORDS
     chosen = select.span(candidates, _scores(candidates, "**Step 3**"), 120)
     assert sorted(_texts(chosen)) == [u.text for u in units if u.role == "list_item"]
@@ -236,8 +234,8 @@ def test_an_item_of_an_announced_list_joins_an_answer_only_with_its_whole_list()
         "3. The **repository**: every commit.\n\n"
         "`git add` copies content from the working tree into the index."
     )
-    units = split_units(text)
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    candidates = _candidates(text=text)
+    units = [c.unit for c in candidates]
     scores = np.array(
         [0.9 if "git add" in u.text else 0.5 if "working tree**" in u.text else 0.05 for u in units]
     )

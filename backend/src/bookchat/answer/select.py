@@ -147,6 +147,11 @@ def _announced(c: Candidate) -> bool:
     return c.unit.role == "list_item" and c.unit.lead.rstrip("*_` ").endswith(":")
 
 
+def _take(candidates: Sequence[Candidate], c: Candidate, budget: _Budget) -> bool:
+    """Take `c`, or, for an item of an announced list, its whole list or nothing."""
+    return budget.take_all(_block(candidates, c)) if _announced(c) else budget.take(c)
+
+
 def _introduces(c: Candidate) -> bool:
     return c.unit.text.rstrip("*_` ").endswith(":")
 
@@ -203,7 +208,7 @@ def span(
             continue
         # An item of an announced list never joins alone: "- Setup scripts for sourcing your
         # workspace" does not say which list it belongs to; its whole list joins, or nothing.
-        if budget.take_all(_block(candidates, c)) if _announced(c) else budget.take(c):
+        if _take(candidates, c, budget):
             extra += 1
     _with_antecedents(candidates, budget)  # the extras' too, now the best one's has room
     return _without_dangling(candidates, budget.taken)
@@ -249,7 +254,7 @@ def passage(
         # An announced list counts as one piece of the window: it is read as a whole.
         if _pieces(budget.taken) >= WINDOW:
             break
-        if not (budget.take_all(_block(own, c)) if _announced(c) else budget.take(c)):
+        if not _take(own, c, budget):
             break
         _complete(own, c, budget)
     return _without_dangling(own, budget.taken)
