@@ -18,10 +18,10 @@ from typing import Any
 
 from harness import process_memory
 
-from bookchat.answer.unit_vectors import chunk_sentences
 from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.sync import _BATCH, plan_sync
+from bookchat.ingest.unit_vectors import chunk_sentences
 from bookchat.retrieval.embedder import MAX_TOKENS, Embedder, batches_by_length
 
 # `bookchat ingest` (cli.cmd_ingest) gives its embedder two threads; the server keeps one.

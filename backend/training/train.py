@@ -40,10 +40,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
-from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
-from bookchat.answer.units import split_units
 from bookchat.config import Settings
 from bookchat.ingest.run import run_ingest
+from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
+from bookchat.ingest.units import split_units
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit, open_store

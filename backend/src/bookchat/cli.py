@@ -153,7 +153,8 @@ def cmd_check_llm(args: argparse.Namespace) -> int:
     """Probe the configured model server; one line per capability and what bookchat will use."""
     import asyncio
 
-    from bookchat.answer.llm.generator import LLMGenerator, ModelNotConfigured
+    from bookchat.answer.llm.generator import LLMGenerator
+    from bookchat.answer.llm.server import ModelNotConfigured
 
     settings = _settings()
     try:

@@ -1,10 +1,20 @@
-"""Named terms: the code and acronyms a question names must be in the passages that answer it."""
+"""Coverage and the decline. Named terms: the code and acronyms a question names must be in the
+passages that answer it. Declining and trusting: the chapter decline in the reader's language;
+confidence is 0.5 at the threshold, monotone, within 0-1."""
 
 from __future__ import annotations
 
 import pytest
 
-from bookchat.answer.coverage import key_terms, missing_terms
+from bookchat.answer.coverage import (
+    FULL_SUPPORT,
+    chapter_message,
+    confidence,
+    key_terms,
+    missing_terms,
+)
+from bookchat.answer.phrases import FRENCH
+from bookchat.answer.schema import SuggestedChapter
 
 
 @pytest.mark.parametrize(
@@ -103,3 +113,55 @@ def test_a_question_without_key_terms_misses_nothing() -> None:
 def test_terms_are_searched_across_all_evidence_texts() -> None:
     evidence = ["Large files need an extension.", "Git LFS stores them on a server."]
     assert missing_terms("How does Git LFS work?", evidence) == []
+
+
+def test_half_at_the_threshold_and_bounded() -> None:
+    assert confidence(0.45, 0.45) == 0.5
+    assert confidence(0.0, 0.45) == 0.0
+    assert confidence(FULL_SUPPORT, 0.45) == 1.0
+    assert confidence(5.0, 0.45) == 1.0
+
+
+def test_monotone_in_support() -> None:
+    values = [confidence(s / 100, 0.45) for s in range(0, 101)]
+    assert values == sorted(values)
+    assert all(0.0 <= v <= 1.0 for v in values)
+
+
+SUGGESTION = SuggestedChapter(
+    key="basics",
+    title="Les bases",
+    url="/fr/docs/basics/install/",
+    section="Branche par défaut",
+    section_url="/fr/docs/basics/config/#default-branch",
+)
+
+
+def test_a_chapter_decline_names_the_better_chapter_in_english() -> None:
+    assert chapter_message("Undoing changes", SUGGESTION) == (
+        "The chapter “Undoing changes” does not cover this question. The book covers it in the "
+        "chapter [Les bases](/fr/docs/basics/install/), in the section "
+        "[Branche par défaut](/fr/docs/basics/config/#default-branch)."
+    )
+    assert chapter_message("Undoing changes", None) == (
+        "The chapter “Undoing changes” does not cover this question. Nothing else in the book "
+        "seems to cover it either."
+    )
+
+
+def test_a_chapter_decline_names_the_better_chapter_in_french() -> None:
+    assert chapter_message("Annuler", SUGGESTION, FRENCH) == (
+        "Le chapitre «\u00a0Annuler\u00a0» ne traite pas de cette question. Le livre en traite "
+        "dans le chapitre [Les bases](/fr/docs/basics/install/), dans la section "
+        "[Branche par défaut](/fr/docs/basics/config/#default-branch)."
+    )
+    assert chapter_message("Annuler", None, FRENCH) == (
+        "Le chapitre «\u00a0Annuler\u00a0» ne traite pas de cette question. Aucune autre partie "
+        "du livre ne semble en traiter non plus."
+    )
+
+
+def test_a_title_with_braces_is_quoted_as_it_is() -> None:
+    assert chapter_message("Sets {a, b}", None, FRENCH).startswith(
+        "Le chapitre «\u00a0Sets {a, b}\u00a0»"
+    )

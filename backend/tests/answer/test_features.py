@@ -38,7 +38,7 @@ def test_a_date_answers_when_and_a_command_answers_how_to() -> None:
     import numpy as np
 
     from bookchat.answer.features import INDEX, Candidate, Context, feature_matrix
-    from bookchat.answer.units import split_units
+    from bookchat.ingest.units import split_units
 
     units = split_units("Git 2.23 shipped in August 2019. Run `git switch -c topic` to branch.")
     candidates = [Candidate(u, 0, i, len(units), "h", "t") for i, u in enumerate(units)]
@@ -57,7 +57,7 @@ def test_a_question_asking_for_three_things_meets_a_list_or_sentence_of_three() 
     import numpy as np
 
     from bookchat.answer.features import INDEX, Candidate, Context, asked_count, feature_matrix
-    from bookchat.answer.units import split_units
+    from bookchat.ingest.units import split_units
 
     assert asked_count("What are the three formats launch files can be written in?") == 3
     assert asked_count("What are the 2 kinds of tags?") == 2

@@ -7,8 +7,8 @@ import pytest
 from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere, pool
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
-from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.config import Settings
+from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit, VectorStore

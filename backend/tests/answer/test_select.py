@@ -6,7 +6,7 @@ import numpy as np
 
 from bookchat.answer import select
 from bookchat.answer.features import Candidate
-from bookchat.answer.units import split_units
+from bookchat.ingest.units import split_units
 
 SECTION = """Learning about merges is useful.
 

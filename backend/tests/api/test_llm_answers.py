@@ -10,7 +10,7 @@ import pytest
 from pydantic import SecretStr
 
 from bookchat.answer.llm.agent import REFUSAL
-from bookchat.answer.llm.generator import ModelNotConfigured
+from bookchat.answer.llm.server import ModelNotConfigured
 from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED, MODEL_REFUSED, MODEL_UNMATCHED
 from bookchat.config import Settings
 from tests.scripted_model import Reply, ScriptedModel, ToolCall, quoting, sources_in
@@ -39,7 +39,7 @@ def llm_settings(base: Settings, scripted: ScriptedModel, **overrides: Any) -> S
         "llm_model": "scripted-model",
         "llm_timeout_s": 5.0,
         # The scripted server answers what each test scripts: the start-up probe is tested
-        # against it (and the real model) in test_llm_probe.py.
+        # against it (and the real model) in tests/answer/llm/test_server.py.
         "llm_probe": False,
     }
     return base.model_copy(update=values | overrides)

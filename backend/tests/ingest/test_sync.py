@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 
 from bookchat.answer.grounding import hit_candidates
-from bookchat.answer.unit_vectors import (
-    SENTENCE_LAYOUT,
-    PassageVectors,
-    SentenceVectors,
-    chunk_sentences,
-)
 from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.report import SyncReport
 from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.ingest.tokens import model_length
+from bookchat.ingest.unit_vectors import (
+    SENTENCE_LAYOUT,
+    PassageVectors,
+    SentenceVectors,
+    chunk_sentences,
+)
 from bookchat.retrieval.embedder import DIMENSIONS, MAX_TOKENS, Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sparse import sparse_document

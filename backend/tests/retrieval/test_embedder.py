@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bookchat.answer.units import payload_units
 from bookchat.config import Settings
 from bookchat.ingest.corpus import build_corpus
+from bookchat.ingest.units import payload_units
 from bookchat.retrieval.embedder import (
     BF16_MIN_WORD_PIECES,
     DIMENSIONS,

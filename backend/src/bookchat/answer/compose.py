@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from bookchat.answer.features import Candidate
 from bookchat.answer.schema import Citation
-from bookchat.answer.units import Unit
+from bookchat.ingest.units import Unit
 
 EXCERPT_CHARS = 400
 Kind = Literal["span", "passage"]

@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.units import ROLES, Unit
+from bookchat.ingest.units import ROLES, Unit
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
 

@@ -21,9 +21,9 @@ from bookchat.answer.features import Candidate, Context, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
-from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors
-from bookchat.answer.units import Unit, payload_units
 from bookchat.config import Settings
+from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
+from bookchat.ingest.units import Unit, payload_units
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit
 

@@ -11,11 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer import decline
-from bookchat.answer.decline import confidence, selection_source, suggest_chapter
-from bookchat.answer.edition_notice import fallback_notice, localize, localize_deltas
+from bookchat.answer.coverage import chapter_message, confidence, selection_source, suggest_chapter
 from bookchat.answer.features import Context
-from bookchat.answer.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.answer.grounding import (
     Grounder,
     Grounding,
@@ -28,7 +25,7 @@ from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
 from bookchat.answer.model import default_model
-from bookchat.answer.phrases import Phrases, phrases_for
+from bookchat.answer.phrases import Phrases, fallback_notice, localize, localize_deltas, phrases_for
 from bookchat.answer.schema import (
     Citation,
     IndexNotReady,
@@ -39,12 +36,13 @@ from bookchat.answer.schema import (
     SuggestedChapter,
     UnknownChapter,
 )
-from bookchat.answer.unit_vectors import PassageVectors, SentenceVectors, warm_sentences
-from bookchat.answer.units import split_units
 from bookchat.config import Settings
+from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors, warm_sentences
+from bookchat.ingest.units import split_units
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.editions import Edition
 from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import StoreUnavailable, VectorStore
 
@@ -283,9 +281,7 @@ class AnswerService:
             return self._outcome(grounding, "")
         suggestion = suggest_chapter(book.composition, scope.catalog, exclude=request.chapter)
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
-        outcome = self._outcome(
-            declined, decline.chapter_message(str(chapter["title"]), suggestion, said)
-        )
+        outcome = self._outcome(declined, chapter_message(str(chapter["title"]), suggestion, said))
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
 
     async def _selection(self, request: QueryRequest, scope: Scope) -> Outcome:

@@ -35,7 +35,7 @@ class GeneratorHealth(BaseModel):
     kind: Literal["extractive", "llm"]
     model: str | None = None
     # off: extractive answers; probing: the start-up probe is running; unprobed: it was turned
-    # off (BOOKCHAT_LLM_PROBE=false); ready / limited / unusable: see bookchat.answer.llm.probe.
+    # off (BOOKCHAT_LLM_PROBE=false); ready / limited / unusable: see bookchat.answer.llm.server.
     state: Literal["off", "probing", "unprobed", "ready", "limited", "unusable"]
     capabilities: dict[str, bool | None] = Field(default_factory=dict)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bookchat.answer.followup import PriorTurn, contextual_query
 from bookchat.answer.schema import QueryRequest
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.followup import PriorTurn, contextual_query
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit, VectorStore
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from bookchat.answer.followup import PriorTurn
 from bookchat.answer.schema import (
     IndexNotReady,
     MissingInput,
@@ -25,6 +24,7 @@ from bookchat.evals.oracle import oracle_f1
 from bookchat.evals.probe import RetrievalProbe
 from bookchat.evals.rows import EvalRow, SourceRef
 from bookchat.retrieval.catalog import Catalog
+from bookchat.retrieval.followup import PriorTurn
 from bookchat.vectorstore import Hit
 
 

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bookchat.answer.unit_vectors import SENTENCE_LAYOUT
-from bookchat.answer.units import split_units, units_of_chunk
 from bookchat.ingest.chapters import Chapter, assign_chapters
 from bookchat.ingest.chunker import chunk_section
 from bookchat.ingest.manifest import CURRENT, PLAIN_LOCALE
 from bookchat.ingest.pages import Page, Skipped, scan_docs
 from bookchat.ingest.sections import split_sections
+from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT
+from bookchat.ingest.units import split_units, units_of_chunk
 from bookchat.vectorstore.base import SENTENCE_LAYOUT_FIELD
 
 

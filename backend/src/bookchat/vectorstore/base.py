@@ -27,7 +27,7 @@ def point_id(chunk_id: str) -> str:
 FINGERPRINT_FIELDS = ["chunk_id", "content_hash", "text_hash"]
 
 # Payload field saying which sentence split a point's `sentences` rows follow (an int written by
-# ingest; see bookchat.answer.unit_vectors). Points written before it existed have none.
+# ingest; see bookchat.ingest.unit_vectors). Points written before it existed have none.
 SENTENCE_LAYOUT_FIELD = "sentence_layout"
 
 

@@ -10,8 +10,8 @@ import pytest
 from bookchat.answer.llm.agent import Search
 from bookchat.answer.llm.generator import LLMGenerator, connect
 from bookchat.answer.llm.writer import book_search
-from bookchat.answer.unit_vectors import SentenceVectors
 from bookchat.config import Settings
+from bookchat.ingest.unit_vectors import SentenceVectors
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import VectorStore

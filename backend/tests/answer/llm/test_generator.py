@@ -1,4 +1,4 @@
-"""LLMGenerator against the scripted chat-completions server: client, prompts, tools, streams,
+"""LLMGenerator against the scripted chat-completions server: prompts, tools, streams,
 failures."""
 
 from __future__ import annotations
@@ -9,20 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from agents import trace
-from agents.tracing.traces import NoOpTrace
 
 from bookchat.answer.compose import Source
 from bookchat.answer.llm.agent import MAX_SEARCHES, REFUSAL, Passage, Search, output_token_cap
-from bookchat.answer.llm.generator import (
-    PLACEHOLDER_KEY,
-    Generated,
-    GenerationFailed,
-    LLMGenerator,
-    ModelNotConfigured,
-    connect,
-)
-from bookchat.config import Settings
+from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from tests.scripted_model import Reply, ScriptedModel, ToolCall
 
 REVERT = (
@@ -310,29 +300,3 @@ async def test_the_model_may_write_a_bounded_number_of_tokens(
     # Room for an answer of the configured length, but a model that runs on is cut off.
     assert request["max_tokens"] == output_token_cap(80)
     assert 80 * 2 < request["max_tokens"] <= 80 * 4 + 64
-
-
-async def test_tracing_is_off_unless_asked_for(llm_settings: Settings) -> None:
-    client = connect(llm_settings)
-    try:
-        assert isinstance(trace("bookchat"), NoOpTrace)
-    finally:
-        await client.close()
-
-
-async def test_local_servers_need_no_key(make_settings: Callable[..., Settings]) -> None:
-    settings = make_settings(
-        OPENAI_BASE_URL="http://127.0.0.1:11434/v1", BOOKCHAT_LLM_MODEL="llama3.2"
-    )
-    client = connect(settings)
-    try:
-        assert client.client.api_key == PLACEHOLDER_KEY
-        assert str(client.client.base_url) == "http://127.0.0.1:11434/v1/"
-        assert client.name == "llama3.2"
-    finally:
-        await client.close()
-
-
-def test_a_model_name_is_required(make_settings: Callable[..., Settings]) -> None:
-    with pytest.raises(ModelNotConfigured):
-        connect(make_settings(BOOKCHAT_GENERATOR="llm", BOOKCHAT_LLM_MODEL=None))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from bookchat.answer.llm.check import embedding_key
-from bookchat.answer.units import split_units
 from bookchat.config import Settings
+from bookchat.ingest.units import split_units
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import VectorStore

@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 
 from bookchat.answer.llm.agent import REFUSAL, Passage
 from bookchat.answer.schema import Citation, Status
-from bookchat.answer.unit_vectors import SentenceVectors
-from bookchat.answer.units import FENCE, LIST_ITEM, split_units
+from bookchat.ingest.unit_vectors import SentenceVectors
+from bookchat.ingest.units import FENCE, LIST_ITEM, split_units
 
 EXCERPT_CHARS = 400
 # "[2]", "[2, 3]"; not "[2](url)", which is a Markdown link whose text happens to be a number.
@@ -242,7 +242,7 @@ def _paragraphs(answer: str) -> Iterator[str]:
 
 def answer_sentences(answer: str) -> list[str]:
     """The answer's sentences in order (code blocks and headings left out)."""
-    # Unlike the book's splitter (answer/units.py), a sentence may start in lower case (models
+    # Unlike the book's splitter (ingest/units.py), a sentence may start in lower case (models
     # begin sentences with `git ...`) and a lone marker run such as "[1][3]" is kept, because
     # it belongs to the sentence before it (see `claims`).
     out: list[str] = []

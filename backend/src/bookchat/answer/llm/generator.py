@@ -1,7 +1,7 @@
 """LLMGenerator: one question, its numbered passages and history in; the model's answer out.
 
-The generator owns the connection to an OpenAI-compatible server (one client per app, made in
-the lifespan and closed there) and runs the answering agent (agent.py) on it, streamed or not,
+The generator owns its client of the model server (server.py: one client per app, made in the
+lifespan and closed there) and runs the answering agent (agent.py) on it, streamed or not,
 within the time limit. Every model-side failure becomes GenerationFailed. The answer is not
 checked here (see check.py).
 """
@@ -14,16 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from agents import (
-    Model,
-    OpenAIChatCompletionsModel,
-    RunConfig,
-    Runner,
-    StreamEvent,
-    set_tracing_disabled,
-    set_tracing_export_api_key,
-)
-from openai import AsyncOpenAI, DefaultAsyncHttpxClient
+from agents import RunConfig, Runner, StreamEvent
 from openai.types.responses import ResponseTextDeltaEvent
 
 from bookchat.answer.llm.agent import (
@@ -37,19 +28,10 @@ from bookchat.answer.llm.agent import (
     SearchPolicy,
     prepare_run,
 )
-from bookchat.answer.llm.compat import CompatibleRequests
-from bookchat.answer.llm.probe import Capabilities, Name, log_once, probe
+from bookchat.answer.llm.server import Capabilities, ModelClient, Name, connect, log_once, probe
 from bookchat.config import Settings
 
 log = logging.getLogger(__name__)
-
-OPENAI_URL = "https://api.openai.com/v1"
-# Local servers (Ollama, vLLM) ignore the key but the client insists on one.
-PLACEHOLDER_KEY = "unused"
-
-
-class ModelNotConfigured(Exception):
-    """BOOKCHAT_GENERATOR asks for the model but BOOKCHAT_LLM_MODEL is not set."""
 
 
 class GenerationFailed(Exception):
@@ -60,41 +42,6 @@ class GenerationFailed(Exception):
         # provider's own message, which may echo prompts or configuration.
         super().__init__("The language model could not answer.")
         self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class ModelClient:
-    """The HTTP client and the Agents SDK model bound to it."""
-
-    client: AsyncOpenAI
-    model: Model
-    name: str
-
-    async def close(self) -> None:
-        """Close the connection pool."""
-        await self.client.close()
-
-
-def connect(settings: Settings) -> ModelClient:
-    """The client for settings' model; tracing stays off unless BOOKCHAT_LLM_TRACING is true."""
-    if not settings.llm_model:
-        raise ModelNotConfigured
-    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-    # Tracing would send every prompt (book text and questions) to OpenAI: opt-in only.
-    set_tracing_disabled(not settings.llm_tracing)
-    if settings.llm_tracing and key:
-        set_tracing_export_api_key(key)
-    client = AsyncOpenAI(
-        api_key=key or PLACEHOLDER_KEY,
-        # Passed explicitly so the client never falls back to reading the environment itself.
-        base_url=settings.openai_base_url or OPENAI_URL,
-        timeout=settings.llm_timeout_s,
-        # The extractive answer is the fallback: a retry would only make the reader wait longer.
-        max_retries=0,
-        http_client=DefaultAsyncHttpxClient(transport=CompatibleRequests()),
-    )
-    model = OpenAIChatCompletionsModel(model=settings.llm_model, openai_client=client)
-    return ModelClient(client=client, model=model, name=settings.llm_model)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,15 +15,15 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bookchat.answer.followup import PriorTurn
 from bookchat.answer.llm.agent import History, Mode, Passage, Search
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
-from bookchat.answer.unit_vectors import SentenceVectors
+from bookchat.ingest.unit_vectors import SentenceVectors
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.followup import PriorTurn
 from bookchat.retrieval.search import Retriever
 
 # The warnings in English (the texts of every language are in bookchat.answer.phrases).

@@ -11,7 +11,7 @@ import pytest
 
 from bookchat.answer.features import Candidate
 from bookchat.answer.grounding import hit_candidates
-from bookchat.answer.unit_vectors import (
+from bookchat.ingest.unit_vectors import (
     SENTENCE_LAYOUT,
     PassageVectors,
     SentenceVectors,
@@ -52,7 +52,7 @@ Too short. See e.g. the manual (section 3.2) for details on "ours" and 'theirs' 
 Version 2.23 added `git switch`. It splits checkout's jobs in two."""
 
 # The units the current layout stands for. When the unit parser changes this, bump
-# SENTENCE_LAYOUT in bookchat/answer/unit_vectors.py and pin the new units here under the new
+# SENTENCE_LAYOUT in bookchat/ingest/unit_vectors.py and pin the new units here under the new
 # number: indexes then re-embed their units at the next ingest instead of serving old rows.
 PINNED = {
     # Answer units: list items, table rows read with their header, the code block, whole; a

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.features import Candidate
-from bookchat.answer.units import payload_units
+from bookchat.ingest.units import payload_units
 from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import Hit, VectorStore
 from bookchat.vectorstore.base import StoredSentences

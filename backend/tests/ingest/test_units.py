@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bookchat.answer.units import (
+from bookchat.ingest.units import (
     Unit,
     is_furniture_heading,
     payload_units,

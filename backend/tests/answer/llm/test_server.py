@@ -1,4 +1,5 @@
-"""The capability probe against the scripted server (servers lacking a capability) and a port
+"""The model server: connecting to it (key, tracing, model name), requests every server accepts,
+and the capability probe against the scripted server (servers lacking a capability) and a port
 nobody listens on; the real llama.cpp server is probed in test_generated_answers_local_model."""
 
 from __future__ import annotations
@@ -6,13 +7,43 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+from agents import trace
+from agents.tracing.traces import NoOpTrace
+
 from bookchat.answer.llm.agent import Search
 from bookchat.answer.llm.generator import LLMGenerator
-from bookchat.answer.llm.probe import Capabilities
+from bookchat.answer.llm.server import PLACEHOLDER_KEY, Capabilities, ModelNotConfigured, connect
 from bookchat.config import Settings
 from tests.answer.llm.test_generator import REVERT, passage
 from tests.local_model import free_port
 from tests.scripted_model import Reply, ScriptedModel, ToolCall
+
+
+async def test_tracing_is_off_unless_asked_for(llm_settings: Settings) -> None:
+    client = connect(llm_settings)
+    try:
+        assert isinstance(trace("bookchat"), NoOpTrace)
+    finally:
+        await client.close()
+
+
+async def test_local_servers_need_no_key(make_settings: Callable[..., Settings]) -> None:
+    settings = make_settings(
+        OPENAI_BASE_URL="http://127.0.0.1:11434/v1", BOOKCHAT_LLM_MODEL="llama3.2"
+    )
+    client = connect(settings)
+    try:
+        assert client.client.api_key == PLACEHOLDER_KEY
+        assert str(client.client.base_url) == "http://127.0.0.1:11434/v1/"
+        assert client.name == "llama3.2"
+    finally:
+        await client.close()
+
+
+def test_a_model_name_is_required(make_settings: Callable[..., Settings]) -> None:
+    with pytest.raises(ModelNotConfigured):
+        connect(make_settings(BOOKCHAT_GENERATOR="llm", BOOKCHAT_LLM_MODEL=None))
 
 
 def _no_tools(request: dict[str, Any]) -> Reply:

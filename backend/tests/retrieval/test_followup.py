@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bookchat.answer.followup import asks_about_the_passage, contextual_query, depends_on_context
+from bookchat.retrieval.followup import asks_about_the_passage, contextual_query, depends_on_context
 
 
 @dataclass

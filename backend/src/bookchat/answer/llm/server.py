@@ -1,26 +1,135 @@
-"""What the configured model server can do, found by asking it, and what bookchat then uses.
+"""The model server: connecting to it, requests every server accepts, and what it can do.
 
-OpenAI-compatible servers differ: llama.cpp, LM Studio, LocalAI, Ollama and vLLM all serve chat
-completions, but not all list models, stream, or call tools. One probe (`bookchat check-llm`,
-and once at start-up) asks five small questions, in order, and stops at the first that rules
-out the rest:
+Connecting: one client per app (made in the lifespan and closed there) for the configured
+OpenAI-compatible server, with the Agents SDK model bound to it (`connect`).
+
+Requests every server accepts: the Agents SDK sends an assistant turn that only calls a tool with
+`"content": null`. OpenAI accepts it; llama.cpp's Python server (and servers built on the same
+request schema) answers HTTP 500 "Input should be a valid string", so every answer that used a
+search would silently fall back. The client's transport (`CompatibleRequests`) rewrites such
+requests on their way out: `null` content of an assistant message becomes `""`, which every
+server accepts and means the same.
+
+What it can do: OpenAI-compatible servers differ: llama.cpp, LM Studio, LocalAI, Ollama and vLLM
+all serve chat completions, but not all list models, stream, or call tools. One probe
+(`bookchat check-llm`, and once at start-up) asks five small questions, in order, and stops at
+the first that rules out the rest:
 reachable (GET /models) → model listed → a chat completion → the same streamed → a forced tool
 call and the request that returns its result (the exchange that fails on servers that reject
-`content: null`, see compat.py), after a request that merely offers the tool.
+`content: null`, see above), after a request that merely offers the tool.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from openai import APIConnectionError, APIStatusError, AsyncOpenAI
+import httpx2
+from agents import (
+    Model,
+    OpenAIChatCompletionsModel,
+    set_tracing_disabled,
+    set_tracing_export_api_key,
+)
+from openai import APIConnectionError, APIStatusError, AsyncOpenAI, DefaultAsyncHttpxClient
 from openai.types.chat import ChatCompletionFunctionToolParam, ChatCompletionMessageParam
 
+from bookchat.config import Settings
+
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelClient:
+    """The HTTP client and the Agents SDK model bound to it."""
+
+    client: AsyncOpenAI
+    model: Model
+    name: str
+
+    async def close(self) -> None:
+        """Close the connection pool."""
+        await self.client.close()
+
+
+class ModelNotConfigured(Exception):
+    """BOOKCHAT_GENERATOR asks for the model but BOOKCHAT_LLM_MODEL is not set."""
+
+
+OPENAI_URL = "https://api.openai.com/v1"
+# Local servers (Ollama, vLLM) ignore the key but the client insists on one.
+PLACEHOLDER_KEY = "unused"
+
+
+def connect(settings: Settings) -> ModelClient:
+    """The client for settings' model; tracing stays off unless BOOKCHAT_LLM_TRACING is true."""
+    if not settings.llm_model:
+        raise ModelNotConfigured
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    # Tracing would send every prompt (book text and questions) to OpenAI: opt-in only.
+    set_tracing_disabled(not settings.llm_tracing)
+    if settings.llm_tracing and key:
+        set_tracing_export_api_key(key)
+    client = AsyncOpenAI(
+        api_key=key or PLACEHOLDER_KEY,
+        # Passed explicitly so the client never falls back to reading the environment itself.
+        base_url=settings.openai_base_url or OPENAI_URL,
+        timeout=settings.llm_timeout_s,
+        # The extractive answer is the fallback: a retry would only make the reader wait longer.
+        max_retries=0,
+        http_client=DefaultAsyncHttpxClient(transport=CompatibleRequests()),
+    )
+    model = OpenAIChatCompletionsModel(model=settings.llm_model, openai_client=client)
+    return ModelClient(client=client, model=model, name=settings.llm_model)
+
+
+def accepted_everywhere(body: dict[str, Any]) -> bool:
+    """Rewrite `body` in place so no message has null content; True when anything changed."""
+    changed = False
+    for message in body.get("messages") or []:
+        if isinstance(message, dict) and "content" in message and message["content"] is None:
+            message["content"] = ""
+            changed = True
+    return changed
+
+
+class CompatibleRequests(httpx2.AsyncBaseTransport):
+    """A transport that sends chat-completions bodies in the form every server accepts."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport | None = None) -> None:
+        self._inner = inner or httpx2.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Send `request`, rewritten first when it is a chat completion with null content."""
+        if request.method == "POST" and request.url.path.endswith("/chat/completions"):
+            request = _rewritten(request)
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the inner transport's connections."""
+        await self._inner.aclose()
+
+
+def _rewritten(request: httpx2.Request) -> httpx2.Request:
+    try:
+        body = json.loads(request.content)
+    except (ValueError, UnicodeDecodeError):
+        return request  # not JSON: not ours to fix
+    if not isinstance(body, dict) or not accepted_everywhere(body):
+        return request
+    headers = {k: v for k, v in request.headers.items() if k.lower() != "content-length"}
+    return httpx2.Request(
+        request.method,
+        request.url,
+        headers=headers,
+        content=json.dumps(body).encode(),
+        extensions=request.extensions,
+    )
+
 
 Name = Literal["reachable", "model", "chat", "streaming", "tools"]
 State = Literal["ready", "limited", "unusable"]
