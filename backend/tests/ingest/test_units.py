@@ -99,3 +99,19 @@ def test_a_selection_without_markup_still_splits_before_a_lower_case_command() -
         "git push --force overwrites the remote branch.",
         "Use a pager, e.g. less or more, to read it.",
     ]
+
+
+def test_an_end_mark_inside_inline_code_ends_no_sentence() -> None:
+    text = (
+        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`. "
+        "Rebasing with `--autosquash` moves it."
+    )
+    assert [u.text for u in split_units(text)] == [
+        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`.",
+        "Rebasing with `--autosquash` moves it.",
+    ]
+
+
+def test_a_stray_backtick_does_not_glue_the_sentences_after_it() -> None:
+    text = "Use the ` key to quote a command. Then run it. Git prints the result."
+    assert len(split_units(text)) == 3

@@ -29,8 +29,9 @@ from bookchat.vectorstore.base import StoredSentences
 # payload, so each point's content hash changes and the next ingest re-embeds the units (chunk
 # vectors are reused). 3: role-tagged answer units (list items read with the lead-in that
 # announces them) instead of plain sentences. 4: a bold numbered step ("**1. Missing X**:")
-# keeps its number with its text instead of losing it and breaking its bold.
-SENTENCE_LAYOUT = 4
+# keeps its number with its text instead of losing it and breaking its bold. 5: an end mark
+# inside inline code (`fixup! Add invoice model`) no longer ends a sentence.
+SENTENCE_LAYOUT = 5
 
 
 def chunk_sentences(payload: Mapping[str, Any]) -> list[str]:

@@ -125,6 +125,11 @@ _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig|ch|s
 _ENUMERATOR = re.compile(r"^[*_]*(?:\d{1,3}|[A-Za-z])[.)]$")
 
 
+def _open_code(sentence: str) -> bool:
+    """An inline code span is still open at the end of `sentence` (odd count of lone backticks)."""
+    return re.sub(r"`{2,}", "", sentence).count("`") % 2 == 1
+
+
 def _sentences(text: str) -> list[str]:
     out: list[str] = []
     pieces = _SENTENCE_END.split(text)
@@ -143,7 +148,16 @@ def _sentences(text: str) -> list[str]:
                 out[-1] = f"{out[-1]} {part.strip()}"
             elif part.strip():
                 out.append(part.strip())
-    return out
+    # "titled `fixup! Add invoice model`;" is one sentence: an end mark inside inline code
+    # ends nothing, and splitting there breaks the code span in both halves. Only a sentence
+    # that closes the span joins: a stray backtick must not glue the rest of a paragraph.
+    whole: list[str] = []
+    for sentence in out:
+        if whole and _open_code(whole[-1]) and _open_code(sentence):
+            whole[-1] = f"{whole[-1]} {sentence}"
+        else:
+            whole.append(sentence)
+    return whole
 
 
 def _quotable(text: str) -> bool:
