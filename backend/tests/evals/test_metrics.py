@@ -118,3 +118,14 @@ def test_the_fixture_loader_reads_a_null_section_as_any_section() -> None:
     assert fixture.expected_sources == [("a.md", "")]
     assert fixture.reference_answer == "A process."
     assert Fixture.from_json(base).reference_answer is None
+
+
+def test_reads_whole_is_the_share_of_given_answers_without_faults() -> None:
+    rows = [
+        row("1", answer="Git stores snapshots. [1]"),
+        row("2", answer="It never stores diffs. [1]"),
+        row("3", answer="A remote is a named URL. [1]"),
+        failed("4"),  # an abstention quotes nothing: not judged
+        abstained("o1"),
+    ]
+    assert summarise(rows)["all"]["reads_whole"] == round(2 / 3, 4)

@@ -27,6 +27,7 @@ DELTA_FIGURES = (
     "answered",
     "cite_at_1",
     "cite_page_at_1",
+    "reads_whole",
 )
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bookchat.evals.judge import gold_rank, source_matches
+from bookchat.evals.reads_whole import read_faults
 from bookchat.evals.rows import EvalRow
 
 
@@ -66,6 +67,11 @@ def _first_citation_on_gold_page(row: EvalRow) -> bool:
     )
 
 
+def _reads_whole(row: EvalRow) -> bool:
+    # A selection is quoted as the reader's plain text (no backticks to open a command with).
+    return not read_faults(row.answer, markup=row.mode != "selection")
+
+
 def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
     """Every figure of one group of rows; None where the group has nothing to measure."""
     ranks = _ranks(rows)
@@ -73,6 +79,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
     gold_rows = [r for r in grounded if r.expected_sources]
     cited = [(c, r.expected_sources) for r in gold_rows for c in r.cited_sources]
     abstained = [r for r in rows if r.actual_status == "abstained"]
+    answers = [r for r in rows if r.actual_status == "grounded"]
     expected_abstained = [r for r in rows if r.expected_status == "abstained"]
     judged = [r for r in rows if r.expected_answer_contains]
     latencies = [r.latency_ms for r in rows]
@@ -99,6 +106,8 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         "answered": _ratio(sum(r.actual_status == "grounded" for r in grounded), len(grounded)),
         "cite_at_1": _ratio(sum(map(_first_citation_is_gold, gold_rows)), len(gold_rows)),
         "cite_page_at_1": _ratio(sum(map(_first_citation_on_gold_page, gold_rows)), len(gold_rows)),
+        # Answers given that a reader can read as they stand (reads_whole.py), of all answers.
+        "reads_whole": _ratio(sum(map(_reads_whole, answers)), len(answers)),
         "latency_ms_p50": _percentile(latencies, 0.50),
         "latency_ms_p95": _percentile(latencies, 0.95),
         # Answers the model wrote (the rest were extractive, or fell back to it).
