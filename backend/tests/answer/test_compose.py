@@ -78,3 +78,16 @@ def test_an_admonition_quote_stays_one_quote() -> None:
     assert compose(chosen, [_source(0)], support=0.9).answer == (
         "> Never rebase shared commits. Others lose work. [1]"
     )
+
+
+def test_a_sentence_opening_on_a_pronoun_is_shown_after_the_one_it_leans_on() -> None:
+    text = "Git stores snapshots, not diffs. It compresses them in packfiles."
+    second = _candidates(text)[1:]  # as when a chunk starts between the two
+    comp = compose(second, [_source(0)], support=0.9)
+    assert comp.answer == "Git stores snapshots, not diffs. It compresses them in packfiles. [1]"
+
+
+def test_the_sentence_leaned_on_is_shown_once_when_it_is_quoted_too() -> None:
+    text = "Git stores snapshots, not diffs. It compresses them in packfiles."
+    comp = compose(_candidates(text), [_source(0)], support=0.9)
+    assert comp.answer == "Git stores snapshots, not diffs. It compresses them in packfiles. [1]"

@@ -115,3 +115,19 @@ def test_an_end_mark_inside_inline_code_ends_no_sentence() -> None:
 def test_a_stray_backtick_does_not_glue_the_sentences_after_it() -> None:
     text = "Use the ` key to quote a command. Then run it. Git prints the result."
     assert len(split_units(text)) == 3
+
+
+def test_a_sentence_opening_on_a_pronoun_keeps_the_sentence_it_leans_on() -> None:
+    units = split_units("Git stores snapshots. It never stores diffs.\n\nThis is fast.")
+    assert [(u.text, u.before) for u in units] == [
+        ("Git stores snapshots.", ""),
+        ("It never stores diffs.", "Git stores snapshots."),
+        ("This is fast.", ""),  # it opens its paragraph: nothing before it in the paragraph
+    ]
+
+
+def test_units_stored_before_they_kept_the_sentence_leaned_on_still_load() -> None:
+    unit = Unit.from_json(["It never stores diffs.", "prose", "", 0])
+    assert unit.before == ""
+    again = split_units("Git stores snapshots. It never stores diffs.")[1]
+    assert Unit.from_json(again.to_json()) == again

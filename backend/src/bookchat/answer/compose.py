@@ -78,9 +78,9 @@ def words(text: str) -> int:
 
 
 def cost(unit: Unit, shown: set[str]) -> int:
-    """Words a unit adds to an answer that already shows `shown` (its lead-in counts once)."""
-    lead = unit.lead if unit.lead and unit.lead not in shown else ""
-    return words(unit.text) + words(lead)
+    """Words a unit adds to an answer that already shows `shown` (its lead-in and the sentence
+    it leans on count once)."""
+    return sum(words(t) for t in (unit.text, unit.lead, unit.before) if t and t not in shown)
 
 
 def _render(units: Sequence[Unit], marker: str) -> list[str]:
@@ -106,6 +106,10 @@ def _render(units: Sequence[Unit], marker: str) -> list[str]:
                 shown.add(unit.lead)
                 # A table's header rows belong to the table; other leads are paragraphs.
                 (current if role == "table_row" else paragraphs).append(unit.lead)
+        if unit.before and unit.before not in shown:
+            # Not shown yet (the chunk began after it): "It never stores diffs." needs it.
+            shown.add(unit.before)
+            current.append(unit.before)
         shown.add(unit.text)
         text = unit.text
         if role == "admonition" and current:

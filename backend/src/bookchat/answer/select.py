@@ -10,14 +10,14 @@ Furniture (objectives, reading lists, exercises, summaries) is quoted only when 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.compose import cost
+from bookchat.answer.compose import cost, words
 from bookchat.answer.features import Candidate
+from bookchat.ingest.units import ANAPHOR
 
 # Other units join the best one when their score is at least this share of its score.
 NEAR_BEST = 0.3
@@ -53,18 +53,25 @@ class _Budget:
     def __init__(self, target: int, cap: int | None = None) -> None:
         self.target = target
         self.cap = max(cap or target, target)
-        self.used = 0
+        self.used = 0  # counted against the target
+        self.shown_words = 0  # counted against the cap
         self.shown: set[str] = set()
         self.taken: list[Candidate] = []
 
     def take(self, c: Candidate, *, limit: int | None = None) -> bool:
         if c in self.taken:
             return True
-        need = cost(c.unit, self.shown)
-        if self.used + need > (limit or self.target):
+        shown = cost(c.unit, self.shown)
+        # The sentence a unit leans on ("It is the third most populated …" needs what "It" is)
+        # is shown with it but not counted against the target: it makes the unit readable, it
+        # adds no answer, and counting it crowded out units that did. The cap still holds.
+        leaned = c.unit.before and c.unit.before not in self.shown
+        need = shown - (words(c.unit.before) if leaned else 0)
+        if self.used + need > (limit or self.target) or self.shown_words + shown > self.cap:
             return False
         self.used += need
-        self.shown |= {c.unit.text, c.unit.lead}
+        self.shown_words += shown
+        self.shown |= {c.unit.text, c.unit.lead, c.unit.before}
         self.taken.append(c)
         return True
 
@@ -76,8 +83,8 @@ class _Budget:
         for c in cs:
             if c not in self.taken:
                 need += cost(c.unit, shown)
-                shown |= {c.unit.text, c.unit.lead}
-        if self.used + need > self.cap:
+                shown |= {c.unit.text, c.unit.lead, c.unit.before}
+        if self.shown_words + need > self.cap:
             return False
         return all([self.take(c, limit=self.cap) for c in cs])
 
@@ -114,18 +121,13 @@ def _complete(
                 _complete(candidates, item, budget, depth + 1)
 
 
-# A sentence opening on one of these leans on the sentence before it ("It picks the first that is
-# set of: …", "This adds your workspace's packages …"): quoted alone, it does not say what about.
-_ANAPHOR = re.compile(r"^(?:\*\*)?(?:this|these|that|those|it|its|they|their|such)\b", re.I)
-
-
 def _antecedent(candidates: Sequence[Candidate], c: Candidate) -> Candidate | None:
     """What `c` points back at when it opens on a pronoun: the sentence before it in its
     paragraph, or the code block right above a paragraph it opens ("This adds your workspace's
     packages to ROS 2's search path." after `source install/setup.bash`); else None."""
     if c.unit.role not in ("prose", "definition", "admonition"):
         return None
-    if not _ANAPHOR.match(c.unit.text.removeprefix("> ")):
+    if not ANAPHOR.match(c.unit.text.removeprefix("> ")):
         return None
     before = _next(candidates, c, -1)
     if before is None:

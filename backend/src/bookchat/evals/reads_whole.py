@@ -22,14 +22,13 @@ from __future__ import annotations
 import re
 
 from bookchat.answer.phrases import CATALOGUE
+from bookchat.ingest.units import ANAPHOR
 
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})")
 _BULLET = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,3}[.)])[ \t]+")
 _NUMBERED = re.compile(r"^[ \t]*(\d{1,3})[.)][ \t]+")
 _STRUCTURE = re.compile(r"^[ \t]*(?:[-*+|>#]|\d{1,3}[.)]|`{3,}|~{3,})")
-# The same openings answer/select.py brings an antecedent for.
-_PRONOUN = re.compile(r"^(?:\*\*)?(?:this|these|that|those|it|its|they|their|such)\b", re.I)
 _CUT_OPENING = re.compile(r"^(?:[a-z]|[,;:)\]]|\([a-z])")
 _CUT_OPENING_PLAIN = re.compile(r"^(?:[,;:)\]]|\([a-z])")
 FAULTS = ("opens_on_pronoun", "starts_mid_sentence", "dangling_lead", "list_gap", "broken_markup")
@@ -131,7 +130,7 @@ def read_faults(answer: str, *, markup: bool = True) -> list[str]:
     first = next(line for line in lines if line.strip())
     found = {
         "opens_on_pronoun": bool(
-            blocks and blocks[0][1] == first.strip() and _PRONOUN.match(first.strip())
+            blocks and blocks[0][1] == first.strip() and ANAPHOR.match(first.strip())
         ),
         "starts_mid_sentence": any(cut.match(text) for _, text in blocks),
         "dangling_lead": _dangling(lines),

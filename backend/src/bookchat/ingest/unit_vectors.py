@@ -30,7 +30,8 @@ from bookchat.vectorstore.base import StoredSentences
 # vectors are reused). 3: role-tagged answer units (list items read with the lead-in that
 # announces them) instead of plain sentences. 4: a bold numbered step ("**1. Missing X**:")
 # keeps its number with its text instead of losing it and breaking its bold. 5: an end mark
-# inside inline code (`fixup! Add invoice model`) no longer ends a sentence.
+# inside inline code (`fixup! Add invoice model`) no longer ends a sentence, and a sentence opening
+# on a pronoun keeps the one it leans on (`Unit.before`).
 SENTENCE_LAYOUT = 5
 
 

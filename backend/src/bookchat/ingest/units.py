@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 Role = Literal["prose", "definition", "list_item", "table_row", "code", "admonition", "furniture"]
 ROLES: tuple[Role, ...] = (
@@ -69,6 +69,9 @@ _DEFINITION = re.compile(
     re.IGNORECASE,
 )
 _TERM_COLON = re.compile(r"^\*\*[^*]{1,60}\*\*\s*[:—–-]\s+\S")
+# A sentence opening on one of these leans on the sentence before it ("It picks the first that is
+# set of: …", "This adds your workspace's packages …"): quoted alone, it does not say what about.
+ANAPHOR = re.compile(r"^(?:\*\*)?(?:this|these|that|those|it|its|they|their|such)\b", re.I)
 _LINK_ONLY = re.compile(r"^\s*(?:\*\*)?\[?[^\]]{0,80}\]?\(?https?://\S+\)?\s*(?:[-—:].{0,80})?$")
 
 
@@ -80,6 +83,10 @@ class Unit:
     role: Role
     lead: str = ""  # shown before it: a list's lead-in, a table's header rows, a code's intro
     block: int = 0  # units of one paragraph, list, table or quote share a block number
+    # The sentence of its paragraph a unit opening on a pronoun leans on ("Git stores snapshots."
+    # before "It never stores diffs."), shown before it; kept with the unit because a chunk may
+    # start between the two.
+    before: str = ""
 
     @property
     def plain(self) -> str:
@@ -100,14 +107,15 @@ class Unit:
         return text
 
     def to_json(self) -> list[Any]:
-        """Compact form stored in payloads: [text, role, lead, block]."""
-        return [self.text, self.role, self.lead, self.block]
+        """Compact form stored in payloads: [text, role, lead, block, before]."""
+        return [self.text, self.role, self.lead, self.block, self.before]
 
     @classmethod
     def from_json(cls, row: Sequence[Any]) -> Unit:
-        """The unit stored by `to_json`."""
-        role = str(row[1])
-        return cls(str(row[0]), role if role in ROLES else "prose", str(row[2]), int(row[3]))  # type: ignore[arg-type]
+        """The unit stored by `to_json` (rows stored before `before` existed have four fields)."""
+        role = cast(Role, str(row[1]) if str(row[1]) in ROLES else "prose")
+        before = str(row[4]) if len(row) > 4 else ""
+        return cls(str(row[0]), role, str(row[2]), int(row[3]), before)
 
 
 def _cells(line: str) -> list[str]:
@@ -237,6 +245,18 @@ def _list_items(lines: Sequence[str]) -> list[str]:
     return items
 
 
+def _prose_units(sentences: Sequence[str], block: int) -> list[Unit]:
+    """A paragraph's quotable sentences, each opening on a pronoun with the one before it."""
+    found: list[Unit] = []
+    previous = ""
+    for sentence in sentences:
+        if _quotable(sentence):
+            before = previous if previous and ANAPHOR.match(sentence) else ""
+            found.append(Unit(sentence, _prose_role(sentence), "", block, before))
+        previous = sentence
+    return found
+
+
 def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
     """The units of a section's Markdown (or of any passage), in reading order."""
     furniture = any(is_furniture_heading(h) for h in heading_path[1:])
@@ -246,7 +266,7 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
         found: list[Unit] = []
         if block.kind == "prose":
             text = " ".join(line.strip() for line in block.lines)
-            found = [Unit(s, _prose_role(s), "", number) for s in _sentences(text) if _quotable(s)]
+            found = _prose_units(_sentences(text), number)
         elif block.kind == "quote":
             text = " ".join(_QUOTE.sub("", line).strip() for line in block.lines)
             found = [Unit(f"> {s}", "admonition", "", number) for s in _sentences(text)]
