@@ -151,6 +151,20 @@ def test_a_sentence_ending_in_a_colon_is_left_out_when_what_it_introduces_does_n
         assert not any(c.unit.text.endswith(":") for c in chosen), _texts(chosen)
 
 
+def test_a_passage_whose_best_sentence_introduces_an_unquotable_script_reads_on_from_the_next() -> (
+    None
+):
+    script = "```bash\n" + "\n".join(f"check_file {i} || exit 1" for i in range(40)) + "\n```"
+    units = split_units(
+        "Hooks live in `.git/hooks`. A pre-commit hook runs before each commit.\n\n"
+        f"This hook checks the staged content, not the working tree:\n\n{script}"
+    )
+    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    scores = np.array([0.1, 0.2, 0.3, 0.05])  # the lead-in is the best unit
+    chosen = select.passage(candidates, scores, 120)
+    assert _texts(chosen) == ["A pre-commit hook runs before each commit."]
+
+
 def test_a_passage_answer_never_quotes_a_self_check_when_a_lesson_passage_follows() -> None:
     checks = split_units(
         "**Question 1**: What is a service?", ("Lesson", "Check Your Understanding")

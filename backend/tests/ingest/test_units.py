@@ -103,11 +103,13 @@ def test_a_selection_without_markup_still_splits_before_a_lower_case_command() -
 
 def test_an_end_mark_inside_inline_code_ends_no_sentence() -> None:
     text = (
-        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`. "
+        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`; "
+        "`--squash=51b7d22` creates `squash! Add invoice model`. "
         "Rebasing with `--autosquash` moves it."
     )
     assert [u.text for u in split_units(text)] == [
-        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`.",
+        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`; "
+        "`--squash=51b7d22` creates `squash! Add invoice model`.",
         "Rebasing with `--autosquash` moves it.",
     ]
 
@@ -131,3 +133,10 @@ def test_units_stored_before_they_kept_the_sentence_leaned_on_still_load() -> No
     assert unit.before == ""
     again = split_units("Git stores snapshots. It never stores diffs.")[1]
     assert Unit.from_json(again.to_json()) == again
+
+
+def test_furniture_keeps_the_sentence_a_unit_leans_on() -> None:
+    units = split_units(
+        "Read the manual first. It explains every option.", ["Page", "Further Reading"]
+    )
+    assert [(u.role, u.before) for u in units][1] == ("furniture", "Read the manual first.")

@@ -161,12 +161,12 @@ def _introduces(c: Candidate) -> bool:
 def _without_dangling(candidates: Sequence[Candidate], taken: list[Candidate]) -> list[Candidate]:
     """`taken` less any sentence ending in a colon whose list, table or command did not fit:
     "Example Action Definition (`MoveRobot.action`):" with nothing after it tells the reader
-    nothing and reads as a cut answer."""
+    nothing and reads as a cut answer. Empty when nothing else was taken."""
     kept = list(taken)
     # Repeated: dropping "1. Missing function:" leaves "Causes and Solutions:" dangling.
     while dangling := [c for c in kept if _introduces(c) and _next(candidates, c) not in kept]:
         kept = [c for c in kept if c not in dangling]
-    return kept or taken
+    return kept
 
 
 def _neighbours(
@@ -219,6 +219,21 @@ def span(
 def passage(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
+    """The passage answer (see `_window`). When all its window says is a lead-in whose script
+    is too long to quote ("This hook checks the staged content … file:"), the window around the
+    passage's next best unit instead; the lead-in alone only when nothing else can be read."""
+    taken = _window(candidates, scores, max_words)
+    kept = _without_dangling(candidates, taken)
+    if kept or not taken:
+        return kept
+    left = [i for i, c in enumerate(candidates) if c not in taken]
+    retry = _window([candidates[i] for i in left], scores[left], max_words) if left else []
+    return _without_dangling(candidates, retry) or taken
+
+
+def _window(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
+) -> list[Candidate]:
     """A window of whole units of the top passage around its best unit: from that unit on (then
     back), at most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage.
 
@@ -259,7 +274,7 @@ def passage(
         if not _take(own, c, budget):
             break
         _complete(own, c, budget)
-    return _without_dangling(own, budget.taken)
+    return budget.taken
 
 
 def _pieces(taken: Sequence[Candidate]) -> int:

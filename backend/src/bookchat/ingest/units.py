@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 Role = Literal["prose", "definition", "list_item", "table_row", "code", "admonition", "furniture"]
@@ -157,11 +157,11 @@ def _sentences(text: str) -> list[str]:
             elif part.strip():
                 out.append(part.strip())
     # "titled `fixup! Add invoice model`;" is one sentence: an end mark inside inline code
-    # ends nothing, and splitting there breaks the code span in both halves. Only a sentence
-    # that closes the span joins: a stray backtick must not glue the rest of a paragraph.
+    # ends nothing, and splitting there breaks the code span in both halves. Only a piece with a
+    # backtick (one that may close the span) joins: a stray backtick must not glue a paragraph.
     whole: list[str] = []
     for sentence in out:
-        if whole and _open_code(whole[-1]) and _open_code(sentence):
+        if whole and _open_code(whole[-1]) and "`" in sentence:
             whole[-1] = f"{whole[-1]} {sentence}"
         else:
             whole.append(sentence)
@@ -290,7 +290,7 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
             intro = last_sentence if last_sentence.rstrip("*_` ").endswith(":") else ""
             found = [Unit("\n".join(block.lines), "code", intro, number)]
         if furniture:
-            found = [Unit(u.text, "furniture", u.lead, u.block) for u in found]
+            found = [replace(u, role="furniture") for u in found]
         units.extend(found)
         # A lead-in may be too short to quote on its own ("Robots need:"), never to introduce.
         said = _sentences(" ".join(line.strip() for line in block.lines))
