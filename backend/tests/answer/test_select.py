@@ -165,6 +165,17 @@ def test_a_passage_whose_best_sentence_introduces_an_unquotable_script_reads_on_
     assert _texts(chosen) == ["A pre-commit hook runs before each commit."]
 
 
+def test_a_passage_that_is_only_a_lead_in_and_its_long_script_yields_to_the_next_passage() -> None:
+    script = "```bash\n" + "\n".join(f"check_file {i} || exit 1" for i in range(60)) + "\n```"
+    hook = split_units(f"This hook checks the staged content, not the working tree:\n\n{script}")
+    diff = split_units("`git diff --staged` shows what the next commit will contain.")
+    candidates = [Candidate(u, 0, i, len(hook), "s", "t") for i, u in enumerate(hook)] + [
+        Candidate(u, 1, i, len(diff), "s2", "t") for i, u in enumerate(diff)
+    ]
+    chosen = select.passage(candidates, np.array([0.3, 0.1, 0.2]), 120)
+    assert _texts(chosen) == ["`git diff --staged` shows what the next commit will contain."]
+
+
 def test_a_passage_answer_never_quotes_a_self_check_when_a_lesson_passage_follows() -> None:
     checks = split_units(
         "**Question 1**: What is a service?", ("Lesson", "Check Your Understanding")
@@ -256,3 +267,13 @@ def test_an_item_of_an_announced_list_joins_an_answer_only_with_its_whole_list()
     chosen = _texts(select.span(candidates, scores, 120))
     assert chosen[0].startswith("`git add`")
     assert [t for t in chosen if t[0].isdigit()] == [u.text for u in units if u.role == "list_item"]
+
+
+def test_a_unit_joining_the_best_one_brings_the_list_it_introduces() -> None:
+    text = (
+        "Git opens an editor for commit messages. It picks the first that is set of:\n\n"
+        "- the `GIT_EDITOR` variable\n- the `core.editor` setting\n- the `EDITOR` variable"
+    )
+    candidates = _candidates(text=text)
+    scores = np.array([0.9, 0.5, 0.1, 0.1, 0.1])
+    assert _texts(select.span(candidates, scores, 120)) == [c.unit.text for c in candidates]

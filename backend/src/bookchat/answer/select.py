@@ -212,6 +212,11 @@ def span(
         # workspace" does not say which list it belongs to; its whole list joins, or nothing.
         if _take(candidates, c, budget):
             extra += 1
+    for c in list(budget.taken[1:]):
+        # A neighbour or extra ending in a colon ("It picks the first that is set of:") says
+        # nothing without the list or command it introduces: that comes too, when it fits.
+        if _introduces(c):
+            _complete(candidates, c, budget)
     _with_antecedents(candidates, budget)  # the extras' too, now the best one's has room
     return _without_dangling(candidates, budget.taken)
 
@@ -221,14 +226,19 @@ def passage(
 ) -> list[Candidate]:
     """The passage answer (see `_window`). When all its window says is a lead-in whose script
     is too long to quote ("This hook checks the staged content … file:"), the window around the
-    passage's next best unit instead; the lead-in alone only when nothing else can be read."""
+    passage's next best unit instead, else the next passage's; the lead-in alone only when
+    nothing else can be read."""
     taken = _window(candidates, scores, max_words)
     kept = _without_dangling(candidates, taken)
     if kept or not taken:
         return kept
-    left = [i for i, c in enumerate(candidates) if c not in taken]
-    retry = _window([candidates[i] for i in left], scores[left], max_words) if left else []
-    return _without_dangling(candidates, retry) or taken
+    sources = {c.source for c in taken}
+    for leave_out in (lambda c: c in taken, lambda c: c.source in sources):
+        left = [i for i, c in enumerate(candidates) if not leave_out(c)]
+        retry = _window([candidates[i] for i in left], scores[left], max_words) if left else []
+        if kept := _without_dangling(candidates, retry):
+            return kept
+    return taken
 
 
 def _window(
