@@ -91,3 +91,9 @@ def test_the_sentence_leaned_on_is_shown_once_when_it_is_quoted_too() -> None:
     text = "Git stores snapshots, not diffs. It compresses them in packfiles."
     comp = compose(_candidates(text), [_source(0)], support=0.9)
     assert comp.answer == "Git stores snapshots, not diffs. It compresses them in packfiles. [1]"
+
+
+def test_a_note_after_the_quote_comes_last_after_the_marker() -> None:
+    chosen = _candidates("Run the whole check:")
+    comp = compose(chosen, [_source(0)], support=0.9, kind="passage", outro="(See the section.)")
+    assert comp.answer == "Run the whole check: [1]\n\n(See the section.)"

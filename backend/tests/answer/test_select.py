@@ -165,7 +165,7 @@ def test_a_passage_whose_best_sentence_introduces_an_unquotable_script_reads_on_
     assert _texts(chosen) == ["A pre-commit hook runs before each commit."]
 
 
-def test_a_passage_that_is_only_a_lead_in_and_its_long_script_yields_to_the_next_passage() -> None:
+def test_a_passage_that_is_only_a_lead_in_and_its_long_script_still_quotes_its_lead_in() -> None:
     script = "```bash\n" + "\n".join(f"check_file {i} || exit 1" for i in range(60)) + "\n```"
     hook = split_units(f"This hook checks the staged content, not the working tree:\n\n{script}")
     diff = split_units("`git diff --staged` shows what the next commit will contain.")
@@ -173,7 +173,10 @@ def test_a_passage_that_is_only_a_lead_in_and_its_long_script_yields_to_the_next
         Candidate(u, 1, i, len(diff), "s2", "t") for i, u in enumerate(diff)
     ]
     chosen = select.passage(candidates, np.array([0.3, 0.1, 0.2]), 120)
-    assert _texts(chosen) == ["`git diff --staged` shows what the next commit will contain."]
+    # Another passage would cite a section that is not the one retrieval and the scorer chose.
+    assert _texts(chosen) == [hook[0].text]
+    assert select.ends_on_lead_in(candidates, chosen)
+    assert not select.ends_on_lead_in(candidates, candidates[2:])
 
 
 def test_a_passage_answer_never_quotes_a_self_check_when_a_lesson_passage_follows() -> None:

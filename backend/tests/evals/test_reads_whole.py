@@ -85,3 +85,9 @@ def test_unpaired_markup_is_broken(answer: str) -> None:
 def test_markup_inside_a_code_block_is_not_judged() -> None:
     answer = "Run:\n\n```python\nprint('**' + '`')\n```"
     assert read_faults(answer) == []
+
+
+def test_a_lead_in_followed_by_the_note_that_its_script_is_in_the_source_does_not_dangle() -> None:
+    for phrases in (ENGLISH, FRENCH):
+        answer = f"This hook checks the staged content: [1]\n\n{phrases.continued_in_source}"
+        assert "dangling_lead" not in read_faults(answer)

@@ -147,6 +147,7 @@ def compose(
     support: float,
     kind: Kind = "span",
     intro: str = "",
+    outro: str = "",
 ) -> Composition:
     """The answer from `chosen` units (best first), cited by passage, each in reading order."""
     # The passage of the first chosen unit (the best one) comes first and is cited [1]; each
@@ -161,6 +162,8 @@ def compose(
     paragraphs = [intro] if intro else []
     for source, units in runs.items():
         paragraphs += _render(units, f"[{numbers[source]}]")
+    if outro:
+        paragraphs.append(outro)
     citations = [
         sources[source].citation(numbers[source], _excerpt(runs[source])) for source in runs
     ]

@@ -162,7 +162,11 @@ def decide(
         return None, covered
     section = sources[chosen[0].source].section
     intro = said.passage_intro.format(section=section) if section else ""
-    return compose(chosen, sources, support=covered, kind="passage", intro=intro), covered
+    # A lead-in quoted without its script still points at the right section: say where the rest is.
+    cut = select.ends_on_lead_in(judged.candidates, chosen)
+    outro = said.continued_in_source if cut else ""
+    composed = compose(chosen, sources, support=covered, kind="passage", intro=intro, outro=outro)
+    return composed, covered
 
 
 # A chapter "covers" a question only if the rest of the book does not answer it far better.

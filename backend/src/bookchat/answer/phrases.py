@@ -35,6 +35,7 @@ class Phrases:
     covered_in: str  # {where}: the chapter link, and maybe in_section
     in_section: str  # {section}: the section link
     passage_intro: str  # {section}
+    continued_in_source: str  # after a quote ending on a lead-in whose script did not fit
     untranslated: str  # {locale}, {default_locale}
     model_failed: str
     model_refused: str
@@ -56,6 +57,7 @@ ENGLISH = Phrases(
     covered_in=" The book covers it in the chapter {where}.",
     in_section=", in the section {section}",
     passage_intro="The most relevant passage, from “{section}”:",
+    continued_in_source="(What it introduces is too long to quote here: see the cited section.)",
     untranslated=(
         "This answer comes from the {default_locale} text: the cited page is not translated "
         "into {locale} yet."
@@ -97,6 +99,9 @@ FRENCH = Phrases(
     covered_in=" Le livre en traite dans le chapitre {where}.",
     in_section=", dans la section {section}",
     passage_intro=f"Le passage le plus pertinent, tiré de «{NBSP}{{section}}{NBSP}»{NBSP}:",
+    continued_in_source=(
+        f"(La suite est trop longue pour être citée ici{NBSP}: voir la section citée.)"
+    ),
     untranslated=(
         f"Cette réponse provient du texte original ({{default_locale}}){NBSP}: la page citée "
         "n'est pas encore traduite dans votre langue ({locale})."

@@ -226,19 +226,21 @@ def passage(
 ) -> list[Candidate]:
     """The passage answer (see `_window`). When all its window says is a lead-in whose script
     is too long to quote ("This hook checks the staged content … file:"), the window around the
-    passage's next best unit instead, else the next passage's; the lead-in alone only when
-    nothing else can be read."""
+    passage's next best unit instead; the lead-in alone (`ends_on_lead_in`) when nothing else
+    in the passage can be read: another passage would cite the wrong section."""
     taken = _window(candidates, scores, max_words)
     kept = _without_dangling(candidates, taken)
     if kept or not taken:
         return kept
     sources = {c.source for c in taken}
-    for leave_out in (lambda c: c in taken, lambda c: c.source in sources):
-        left = [i for i, c in enumerate(candidates) if not leave_out(c)]
-        retry = _window([candidates[i] for i in left], scores[left], max_words) if left else []
-        if kept := _without_dangling(candidates, retry):
-            return kept
-    return taken
+    left = [i for i, c in enumerate(candidates) if c.source in sources and c not in taken]
+    retry = _window([candidates[i] for i in left], scores[left], max_words) if left else []
+    return _without_dangling(candidates, retry) or taken
+
+
+def ends_on_lead_in(candidates: Sequence[Candidate], chosen: Sequence[Candidate]) -> bool:
+    """A quoted unit introduces a script, list or table that is not quoted (it did not fit)."""
+    return any(_introduces(c) and _next(candidates, c) not in chosen for c in chosen)
 
 
 def _window(

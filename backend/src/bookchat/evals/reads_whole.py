@@ -14,7 +14,8 @@ words with a reference. These checks look at the shape of what the reader reads 
 - `broken_markup`: an unpaired `**`, inline backtick or code fence ("Perception**: The ability").
 
 bookchat's own introduction of a passage ("The most relevant passage, from “…”:") is not part of
-the quoted text and is skipped. Abstentions are not judged: they quote nothing.
+the quoted text and is skipped; its note after a lead-in whose script was too long to quote
+stands for that script. Abstentions are not judged: they quote nothing.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ def _prose_blocks(lines: list[str]) -> list[tuple[int, str]]:
     return blocks
 
 
+def _continued(line: str) -> bool:
+    """bookchat's note that what the lead-in before it introduces is in the cited section."""
+    return line in {phrases.continued_in_source for phrases in CATALOGUE.values()}
+
+
 def _dangling(lines: list[str]) -> bool:
     fenced = False
     content = [(i, line) for i, line in enumerate(lines) if line.strip()]
@@ -78,7 +84,7 @@ def _dangling(lines: list[str]) -> bool:
         if fenced or not line.rstrip("*_` ").endswith(":"):
             continue
         after = content[k + 1][1] if k + 1 < len(content) else None
-        if after is None or not _STRUCTURE.match(after):
+        if after is None or not (_STRUCTURE.match(after) or _continued(after)):
             return True
     return False
 
