@@ -102,6 +102,14 @@ def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
     return [term for term in terms if not _present(term, text, acronyms)]
 
 
+def score_margin(scores: NDArray[np.float64]) -> float:
+    """How far the best unit's score stands above the runner-up's (the best score alone)."""
+    # One unit far ahead of the rest is what an answerable question looks like; an answer-less
+    # passage (another paragraph, a near-miss question) tends to offer several middling units.
+    top = np.sort(scores)[::-1]
+    return float(top[0] - top[1]) if len(top) > 1 else float(top[0]) if len(top) else 0.0
+
+
 def coverage_features(
     question: str,
     features: NDArray[np.float64],
@@ -130,6 +138,7 @@ def coverage_features(
     values = {
         "bias": 1.0,
         "best_score": float(scores[best]),
+        "best_score_margin": score_margin(scores),
         "best_sim": float(features[:, col["sim"]].max()),
         "passage_sim": float(features[best, col["passage_sim"]]),
         "heading_sim": float(features[:, col["heading_sim"]].max()),

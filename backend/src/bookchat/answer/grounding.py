@@ -56,6 +56,10 @@ class Judged:
     features: NDArray[np.float64]
     scores: NDArray[np.float64]
     coverage: NDArray[np.float64]
+    # What the coverage row was computed from, so training can recompute it with its own scorer.
+    question: str = ""
+    evidence: tuple[str, ...] = ()
+    selection: bool = False
 
 
 def pool(hits: Sequence[Hit], min_score: float) -> list[Hit]:
@@ -129,7 +133,7 @@ def judge(
     features = feature_matrix(candidates, ctx)
     scores = model.scorer.predict(features)
     row = coverage_features(question, features, scores, candidates, evidence, selection=selection)
-    return Judged(candidates, features, scores, row)
+    return Judged(candidates, features, scores, row, question, tuple(evidence), selection)
 
 
 def decide(

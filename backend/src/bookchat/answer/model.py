@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 COVERAGE_FEATURES: tuple[str, ...] = (
     "bias",
     "best_score",
+    "best_score_margin",
     "best_sim",
     "passage_sim",
     "heading_sim",
