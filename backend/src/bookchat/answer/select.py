@@ -29,8 +29,6 @@ NEIGHBOUR_SHARE = 0.15
 TARGET_WORDS = 70
 # A passage answer is a window of at most this many units, as a reader would quote it.
 WINDOW = 3
-# A passage answer leaves the top-ranked passage only for a unit scoring this many times better.
-CLEARLY_BETTER = 1.5
 
 
 def best_index(candidates: Sequence[Candidate], scores: NDArray[np.float64]) -> int:
@@ -246,19 +244,15 @@ def ends_on_lead_in(candidates: Sequence[Candidate], chosen: Sequence[Candidate]
 def _window(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
-    """A window of whole units of the top passage around its best unit: from that unit on (then
-    back), at most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage.
+    """A window of whole units of the best unit's passage: from that unit on (then back), at
+    most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage.
 
-    No unit answers on its own here, so a weak unit score is no reason to leave the passage
-    retrieval ranked first, unless a unit elsewhere scores CLEARLY_BETTER times its best."""
-    # The first passage with anything but furniture: a self-check or a reading list is no answer.
-    quotable = [c.source for c in candidates if c.unit.role != "furniture"]
-    first = quotable[0] if quotable else candidates[0].source
-    top = [i for i, c in enumerate(candidates) if c.source == first]
-    best = candidates[top[best_index([candidates[i] for i in top], scores[top])]]
-    overall = best_index(candidates, scores)
-    if scores[overall] >= CLEARLY_BETTER * max(float(scores[top].max()), 1e-9):
-        best = candidates[overall]
+    The passage is the best unit's even when its score is weak: the scorer weighs the passage's
+    retrieval rank with everything else, and on the training questions staying in the passage
+    retrieval ranked first unless a unit elsewhere scored 1.5 times better chose the gold passage
+    less often (squad-train10 0.626 against 0.650, sample book 0.667 against 0.686)."""
+    # best_index skips furniture: a self-check or a reading list is no answer.
+    best = candidates[best_index(candidates, scores)]
     own = [
         c
         for c in candidates
