@@ -51,7 +51,8 @@ Too short. See e.g. the manual (section 3.2) for details on "ours" and 'theirs' 
 ## A heading is not a sentence
 Version 2.23 added `git switch`. It splits checkout's jobs in two.
 
-`git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`. Rebasing moves it up."""
+`git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`; `--squash` titles it \
+`squash! Add invoice model`. Rebasing moves it up."""
 
 # The units the current layout stands for. When the unit parser changes this, bump
 # SENTENCE_LAYOUT in bookchat/ingest/unit_vectors.py and pin the new units here under the new
@@ -59,8 +60,8 @@ Version 2.23 added `git switch`. It splits checkout's jobs in two.
 PINNED = {
     # Answer units: list items, table rows read with their header, the code block, whole; a
     # numbered bold step keeps its number (and its bold) with its text; an end mark inside inline
-    # code ends no sentence (5).
-    5: [
+    # code ends no sentence (5, 6).
+    6: [
         "A branch is a movable pointer to a commit.",
         "Creating one is cheap!",
         "Why does Git stay fast?",
@@ -75,7 +76,8 @@ PINNED = {
         "**2. Missing upstream**: set it with `git push -u`.",
         "Version 2.23 added `git switch`.",
         "It splits checkout's jobs in two.",
-        "`git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`.",
+        "`git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`; `--squash` "
+        "titles it `squash! Add invoice model`.",
         "Rebasing moves it up.",
     ],
 }

@@ -31,8 +31,9 @@ from bookchat.vectorstore.base import StoredSentences
 # announces them) instead of plain sentences. 4: a bold numbered step ("**1. Missing X**:")
 # keeps its number with its text instead of losing it and breaking its bold. 5: an end mark
 # inside inline code (`fixup! Add invoice model`) no longer ends a sentence, and a sentence opening
-# on a pronoun keeps the one it leans on (`Unit.before`).
-SENTENCE_LAYOUT = 5
+# on a pronoun keeps the one it leans on (`Unit.before`). 6: a piece with a backtick joins an
+# open code span even when it opens another (`fixup! X`; `squash! X`).
+SENTENCE_LAYOUT = 6
 
 
 def chunk_sentences(payload: Mapping[str, Any]) -> list[str]:
