@@ -42,7 +42,7 @@ eval-shared: setup-python
 	@scripts/eval-shared.sh
 
 ## train: refit the answer model (backend/src/bookchat/answer/model.json) on squad-train10 and the
-## sample book's training questions (needs ../shared; ~2 min on 2 cores; deterministic)
+## sample book's training questions (needs ../shared; ~2 min on 2 cores)
 train: setup-python
 	$(VENV)/bin/python backend/training/train.py
 
