@@ -250,3 +250,27 @@ def test_an_index_from_before_sentence_vectors_is_served_then_upgraded(kit: Stor
     assert reopened.upgrade_layout() is False
     assert reopened.sentence_vectors(["chunk-5"])["chunk-5"].vectors.shape[0] == 2
     assert reopened.count() == 12
+
+
+def test_hybrid_breaks_tied_fusion_scores_by_chunk_id(store: VectorStore) -> None:
+    # "z" is first for the dense query and second for the keyword; "a" the other way round: RRF
+    # gives both the same score, and the order must not depend on the engine's mood.
+    dim = len(unit_vectors(1)[0])
+    dense_first, keyword_first, other = np.zeros(dim), np.zeros(dim), np.zeros(dim)
+    dense_first[0] = 1.0
+    keyword_first[0], keyword_first[1] = 0.5, 1.0
+    other[2] = 1.0
+    texts = {
+        "z-dense-first": (dense_first, "The alpha release shipped with gears, motors and arms."),
+        "a-keyword-first": (keyword_first, "Alpha."),
+        "m-other": (other, "Gears turn slowly."),
+    }
+    store.upsert(
+        [
+            Point(chunk_id, (v / np.linalg.norm(v)).tolist(), {"chapter": "ch-a"}, _sparse(text))
+            for chunk_id, (v, text) in texts.items()
+        ]
+    )
+    hits = store.hybrid_search(dense_first.tolist(), _sparse("alpha", query=True), limit=2)
+    assert hits[0].score == hits[1].score  # the tie this test is about
+    assert [h.chunk_id for h in hits] == ["a-keyword-first", "z-dense-first"]

@@ -107,6 +107,17 @@ class Hit:
 
 Where = Mapping[str, str]
 
+# RRF gives the same score to a passage ranked (1, 3) by the two prefetches and one ranked (3, 1);
+# engines return such ties in no fixed order, so the same question could quote another passage
+# after a restart, and two fresh trainings fitted different models. Hybrid search asks for this
+# many more and breaks ties by chunk id (`settled`).
+TIE_SLACK = 8
+
+
+def settled(hits: Sequence[Hit], limit: int) -> list[Hit]:
+    """Hits by score, ties broken by chunk id, cut to `limit`: the same order on every run."""
+    return sorted(hits, key=lambda h: (-h.score, h.chunk_id))[:limit]
+
 
 class VectorStore(Protocol):
     """The operations bookchat needs; embedded and server stores pass the same contract tests."""

@@ -14,6 +14,7 @@ from bookchat.vectorstore.base import (
     FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
     SENTENCE_LAYOUT_FIELD,
+    TIE_SLACK,
     Hit,
     Point,
     SparseVector,
@@ -23,6 +24,7 @@ from bookchat.vectorstore.base import (
     fingerprints_of,
     point_id,
     sentences_by_chunk,
+    settled,
 )
 from bookchat.vectorstore.edge_folder import FolderLock, fsync_dir, open_shard
 from bookchat.vectorstore.edge_migration import (
@@ -153,12 +155,12 @@ class EdgeStore:
                 qe.Prefetch(limit=depth, query=qe.Query.Nearest(query, using=SPARSE), filter=flt)
             )
         request = qe.QueryRequest(
-            limit=limit,
+            limit=limit + TIE_SLACK,
             query=qe.Fusion.Rrf(k=_RRF_K),  # type: ignore[arg-type]  # the stub omits nested classes
             prefetches=prefetches,
             with_payload=True,
         )
-        return edge_hits(self._edge.query(request))
+        return settled(edge_hits(self._edge.query(request)), limit)
 
     def count(self, where: Where | None = None) -> int:
         """Exact number of points (matching the filter)."""

@@ -15,6 +15,7 @@ from bookchat.vectorstore.base import (
     FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
     SENTENCE_LAYOUT_FIELD,
+    TIE_SLACK,
     Hit,
     Point,
     SparseVector,
@@ -25,6 +26,7 @@ from bookchat.vectorstore.base import (
     fingerprints_of,
     point_id,
     sentences_by_chunk,
+    settled,
 )
 from bookchat.vectorstore.qdrant_client_layout import (
     SENTENCES,
@@ -221,11 +223,11 @@ class QdrantClientStore:
                 self._collection,
                 prefetch=prefetch,
                 query=models.FusionQuery(fusion=models.Fusion.RRF),
-                limit=limit,
+                limit=limit + TIE_SLACK,
                 with_payload=True,
             ),
         )
-        return _hits(result.points)
+        return settled(_hits(result.points), limit)
 
     def count(self, where: Where | None = None) -> int:
         """Number of points."""
