@@ -23,11 +23,9 @@ from __future__ import annotations
 import re
 
 from bookchat.answer.phrases import CATALOGUE
-from bookchat.ingest.units import ANAPHOR
+from bookchat.ingest.units import ANAPHOR, FENCE, LIST_ITEM
 
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
-_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})")
-_BULLET = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,3}[.)])[ \t]+")
 _NUMBERED = re.compile(r"^[ \t]*(\d{1,3})[.)][ \t]+")
 _STRUCTURE = re.compile(r"^[ \t]*(?:[-*+|>#]|\d{1,3}[.)]|`{3,}|~{3,})")
 _CUT_OPENING = re.compile(r"^(?:[a-z]|[,;:)\]]|\([a-z])")
@@ -57,7 +55,7 @@ def _prose_blocks(lines: list[str]) -> list[tuple[int, str]]:
     blocks: list[tuple[int, str]] = []
     fenced, previous_blank = False, True
     for i, line in enumerate(lines):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             fenced = not fenced
             previous_blank = False
             continue
@@ -78,7 +76,7 @@ def _dangling(lines: list[str]) -> bool:
     fenced = False
     content = [(i, line) for i, line in enumerate(lines) if line.strip()]
     for k, (_, line) in enumerate(content):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             fenced = not fenced
             continue
         if fenced or not line.rstrip("*_` ").endswith(":"):
@@ -97,7 +95,7 @@ def _list_gap(lines: list[str]) -> bool:
         numbered = _NUMBERED.match(line)
         if numbered is None:
             # An indented or bulleted line belongs to the current item; anything else ends it.
-            if not (line.startswith((" ", "\t")) or _BULLET.match(line)):
+            if not (line.startswith((" ", "\t")) or LIST_ITEM.match(line)):
                 expected = None
             continue
         number = int(numbered.group(1))
@@ -108,12 +106,12 @@ def _list_gap(lines: list[str]) -> bool:
 
 
 def _broken_markup(lines: list[str]) -> bool:
-    fences = sum(1 for line in lines if _FENCE.match(line))
+    fences = sum(1 for line in lines if FENCE.match(line))
     if fences % 2:
         return True
     fenced = False
     for line in lines:
-        if _FENCE.match(line):
+        if FENCE.match(line):
             fenced = not fenced
             continue
         if fenced:
