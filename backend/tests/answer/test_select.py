@@ -123,11 +123,12 @@ def test_a_passage_answer_skips_a_best_unit_too_long_to_quote() -> None:
 
 
 def test_an_introduction_that_introduces_another_brings_the_command_at_the_end() -> None:
-    units = split_units(
-        "**Causes and Solutions**:\n\n**1. Missing `generate_launch_description()`**:\n"
-        "```python\ndef generate_launch_description():\n    return LaunchDescription([])\n```"
+    candidates = _candidates(
+        text=(
+            "**Causes and Solutions**:\n\n**1. Missing `generate_launch_description()`**:\n"
+            "```python\ndef generate_launch_description():\n    return LaunchDescription([])\n```"
+        )
     )
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
     chosen = select.span(candidates, np.array([0.9, 0.1, 0.1]), 120)
     assert [c.unit.role for c in chosen] == ["prose", "prose", "code"]
 
@@ -136,11 +137,13 @@ def test_a_sentence_ending_in_a_colon_is_left_out_when_what_it_introduces_does_n
     script = (
         "```python\n" + "\n".join(f"step_{i}()  # one of many steps" for i in range(40)) + "\n```"
     )
-    units = split_units(
-        "Launch files start many nodes at once. They keep start-up reproducible.\n\n"
-        f"**Causes and Solutions**:\n\n**1. Missing `generate_launch_description()`**:\n{script}"
+    candidates = _candidates(
+        text=(
+            "Launch files start many nodes at once. They keep start-up reproducible.\n\n"
+            "**Causes and Solutions**:\n\n"
+            f"**1. Missing `generate_launch_description()`**:\n{script}"
+        )
     )
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
     scores = np.array([0.3, 0.2, 0.25, 0.2, 0.1])
     for chosen in (select.passage(candidates, scores, 60), select.span(candidates, scores, 60)):
         assert chosen
@@ -151,11 +154,12 @@ def test_a_passage_whose_best_sentence_introduces_an_unquotable_script_reads_on_
     None
 ):
     script = "```bash\n" + "\n".join(f"check_file {i} || exit 1" for i in range(40)) + "\n```"
-    units = split_units(
-        "Hooks live in `.git/hooks`. A pre-commit hook runs before each commit.\n\n"
-        f"This hook checks the staged content, not the working tree:\n\n{script}"
+    candidates = _candidates(
+        text=(
+            "Hooks live in `.git/hooks`. A pre-commit hook runs before each commit.\n\n"
+            f"This hook checks the staged content, not the working tree:\n\n{script}"
+        )
     )
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
     scores = np.array([0.1, 0.2, 0.3, 0.05])  # the lead-in is the best unit
     chosen = select.passage(candidates, scores, 120)
     assert _texts(chosen) == ["A pre-commit hook runs before each commit."]
@@ -193,8 +197,7 @@ def test_a_passage_window_reads_an_announced_list_whole() -> None:
         "Each entry point means:\n\n- Command name: `talker`.\n"
         "- Python module: `pkg.talker`.\n- Function to call: `main()`."
     )
-    units = split_units(text)
-    candidates = [Candidate(u, 0, i, len(units), "s", "t") for i, u in enumerate(units)]
+    candidates = _candidates(text=text)
     scores = np.array([0.3, 0.1, 0.1, 0.1])
     chosen = select.passage(candidates, scores, 120)
     assert [c.unit.role for c in chosen].count("list_item") == 3
