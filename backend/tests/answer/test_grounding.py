@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere, pool
@@ -121,8 +123,18 @@ def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -
 
 
 async def test_a_passage_answer_is_introduced_in_the_readers_language(
-    grounder: Grounder, embedder: Embedder
+    book_settings: Settings, book_store: VectorStore, embedder: Embedder
 ) -> None:
+    # The committed model with no unit good enough for a span: every covered answer is a passage.
+    passages_only = dataclasses.replace(default_model(), span_threshold=1.01)
+    cache = SentenceVectors(embedder)
+    grounder = Grounder(
+        book_settings,
+        Retriever(book_store, hybrid=True),
+        PassageVectors(book_store, cache),
+        cache,
+        passages_only,
+    )
     question = "How do I install Git on Ubuntu?"
     vector = embedder.embed([question])[0]
     english = await grounder.ground(question, vector, top_k=5)

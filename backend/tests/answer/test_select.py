@@ -213,6 +213,20 @@ def test_a_sentence_opening_on_a_pronoun_brings_the_sentence_it_leans_on() -> No
     ]
 
 
+def test_the_sentence_after_the_best_that_leans_on_it_continues_it_whatever_its_score() -> None:
+    text = (
+        "Launch files are scripts that start many nodes at once. They also set parameters and "
+        "the start order. Nodes run on their own too."
+    )
+    candidates = _candidates(text=text)
+    # The scorer barely sees "They also set …": its pronoun hides the words the question shares.
+    scores = np.array([0.9, 0.01, 0.01])
+    assert _texts(select.span(candidates, scores, 120)) == [
+        "Launch files are scripts that start many nodes at once.",
+        "They also set parameters and the start order.",
+    ]
+
+
 def test_a_sentence_opening_on_a_pronoun_stays_alone_when_it_opens_its_paragraph() -> None:
     text = "Rebasing rewrites history.\n\nThis is why you never rebase shared work."
     candidates = _candidates(text=text)

@@ -52,7 +52,9 @@ Too short. See e.g. the manual (section 3.2) for details on "ours" and 'theirs' 
 Version 2.23 added `git switch`. It splits checkout's jobs in two.
 
 `git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`; `--squash` titles it \
-`squash! Add invoice model`. Rebasing moves it up."""
+`squash! Add invoice model`. Rebasing moves it up.
+
+Torvalds wrote "I'm an egotistical bastard." Then Junio C. Hamano took over as maintainer."""
 
 # The units the current layout stands for. When the unit parser changes this, bump
 # SENTENCE_LAYOUT in bookchat/ingest/unit_vectors.py and pin the new units here under the new
@@ -60,8 +62,9 @@ Version 2.23 added `git switch`. It splits checkout's jobs in two.
 PINNED = {
     # Answer units: list items, table rows read with their header, the code block, whole; a
     # numbered bold step keeps its number (and its bold) with its text; an end mark inside inline
-    # code ends no sentence (5, 6).
-    6: [
+    # code ends no sentence (5, 6); a closing quote stays with its sentence and an initial ends
+    # none (7).
+    7: [
         "A branch is a movable pointer to a commit.",
         "Creating one is cheap!",
         "Why does Git stay fast?",
@@ -79,6 +82,8 @@ PINNED = {
         "`git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`; `--squash` "
         "titles it `squash! Add invoice model`.",
         "Rebasing moves it up.",
+        'Torvalds wrote "I\'m an egotistical bastard."',
+        "Then Junio C. Hamano took over as maintainer.",
     ],
 }
 

@@ -114,6 +114,30 @@ def test_an_end_mark_inside_inline_code_ends_no_sentence() -> None:
     ]
 
 
+def test_a_closing_quote_or_bracket_stays_with_the_sentence_it_ends() -> None:
+    text = 'Git warns "You are in detached HEAD state." Then (as the book says.) It goes on.'
+    assert [u.text for u in split_units(text)] == [
+        'Git warns "You are in detached HEAD state."',
+        "Then (as the book says.)",
+        "It goes on.",
+    ]
+
+
+def test_no_sentence_ends_after_an_initial_a_title_or_e_g() -> None:
+    text = (
+        "The act was signed by governor John B. Weller in 1859. The U.S. Army left. "
+        "Ask Dr. Smith first. Use a pager, e.g. Less, to read it. Git is written in C. It is fast."
+    )
+    assert [u.text for u in split_units(text)] == [
+        "The act was signed by governor John B. Weller in 1859.",
+        "The U.S. Army left.",
+        "Ask Dr. Smith first.",
+        "Use a pager, e.g. Less, to read it.",
+        "Git is written in C.",
+        "It is fast.",
+    ]
+
+
 def test_a_stray_backtick_does_not_glue_the_sentences_after_it() -> None:
     text = "Use the ` key to quote a command. Then run it. Git prints the result."
     assert len(split_units(text)) == 3

@@ -171,7 +171,9 @@ def _neighbours(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], best: int, budget: _Budget
 ) -> None:
     """The sentences either side of the best one, in its paragraph, when they score at least
-    NEIGHBOUR_SHARE of it: an answer is often a topic sentence and the detail after it."""
+    NEIGHBOUR_SHARE of it: an answer is often a topic sentence and the detail after it. The
+    sentence after it that leans on it ("They simplify complex system startup, …") continues
+    it, whatever its own score: its pronoun hides the words the question shares."""
     here = candidates[best]
     for step in (1, -1):
         for i, c in enumerate(candidates):
@@ -180,7 +182,10 @@ def _neighbours(
                 and c.position == here.position + step
                 and c.unit.block == here.unit.block
                 and c.unit.role in ("prose", "definition", "admonition")
-                and scores[i] >= NEIGHBOUR_SHARE * scores[best]
+                and (
+                    scores[i] >= NEIGHBOUR_SHARE * scores[best]
+                    or (step == 1 and _antecedent(candidates, c) is here)
+                )
             ):
                 budget.take(c)
 

@@ -32,8 +32,10 @@ from bookchat.vectorstore.base import StoredSentences
 # keeps its number with its text instead of losing it and breaking its bold. 5: an end mark
 # inside inline code (`fixup! Add invoice model`) no longer ends a sentence, and a sentence opening
 # on a pronoun keeps the one it leans on (`Unit.before`). 6: a piece with a backtick joins an
-# open code span even when it opens another (`fixup! X`; `squash! X`).
-SENTENCE_LAYOUT = 6
+# open code span even when it opens another (`fixup! X`; `squash! X`). 7: a closing quote or
+# bracket stays with its sentence, and no sentence ends after an initial ("John B. Weller"), a
+# title ("Dr.") or "e.g.".
+SENTENCE_LAYOUT = 7
 
 
 def chunk_sentences(payload: Mapping[str, Any]) -> list[str]:

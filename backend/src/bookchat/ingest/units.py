@@ -35,7 +35,14 @@ LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _QUOTE = re.compile(r"^\s*>\s?")
 # A sentence ends at . ! or ? followed by space and something that can start a sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`*_\"'(\[])")
+# The closing quote or bracket after the mark stays with its sentence ('He said "Stop."').
+# Never after a title or a Latin abbreviation ("Dr. Smith", "e.g. Git"): the sentence goes on.
+_SENTENCE_END = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))"
+    r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bJr\.)(?<!\bSr\.)"
+    r"(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
+    r"\s+(?=[A-Z0-9`*_\"'(\[])"
+)
 _LETTER = re.compile(r"[A-Za-z]")
 MIN_WORDS = 3
 
@@ -138,9 +145,18 @@ def _open_code(sentence: str) -> bool:
     return re.sub(r"`{2,}", "", sentence).count("`") % 2 == 1
 
 
+# A piece ending in an initial after a name or another initial ("John B.", "U.S.") goes on in
+# the next one ("Weller signed it", "Army"); "written in C." ends its sentence.
+_INITIAL = re.compile(r"(?:\b[A-Z][a-z]+ |\b[A-Z]\. ?|^)[A-Z]\.$")
+
+
 def _sentences(text: str) -> list[str]:
     out: list[str] = []
     pieces = _SENTENCE_END.split(text)
+    for i in range(len(pieces) - 1):
+        if _INITIAL.search(pieces[i]):
+            pieces[i + 1] = f"{pieces[i]} {pieces[i + 1]}"
+            pieces[i] = ""
     for i in range(len(pieces) - 1):
         if _ENUMERATOR.match(pieces[i].strip()):
             pieces[i + 1] = f"{pieces[i].strip()} {pieces[i + 1]}"
