@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bookchat.answer.features import content_terms, idf_weights, overlap
+from bookchat.answer.features import compared, content_terms, idf_weights, overlap
 
 
 def test_content_terms_drop_stop_words_and_strip_inflections() -> None:
@@ -80,3 +80,25 @@ def test_a_question_asking_for_three_things_meets_a_list_or_sentence_of_three() 
     )
     matches = feature_matrix(candidates, ctx)[:, INDEX["count_match"]].tolist()
     assert matches == [0.0, 1.0, 0.0, 1.0, 1.0, 1.0]  # the lead-in itself lists nothing
+
+
+def test_a_comparison_question_names_the_things_it_compares() -> None:
+    assert compared("What's the difference between git fetch and git pull?") == (
+        "git fetch",
+        "git pull",
+    )
+    assert compared("What is the difference between a node and a topic in ROS 2?") == (
+        "node",
+        "topic",
+    )
+    assert compared("What's the difference between the working tree, the index and the repo?") == (
+        "working tree",
+        "index",
+        "repo",
+    )
+    assert compared("What's the difference between the pre-receive and update hooks?") == (
+        "pre-receive",
+        "update",
+    )
+    assert compared("When should I use merge vs. rebase?")[-1] == "rebase"
+    assert compared("How do I undo my last commit?") == ()

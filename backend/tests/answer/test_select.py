@@ -293,3 +293,28 @@ def test_a_unit_joining_the_best_one_brings_the_list_it_introduces() -> None:
     candidates = _candidates(text=text)
     scores = np.array([0.9, 0.5, 0.1, 0.1, 0.1])
     assert _texts(select.span(candidates, scores, 120)) == [c.unit.text for c in candidates]
+
+
+def test_a_comparison_answer_that_names_one_side_only_brings_the_best_unit_naming_the_other() -> (
+    None
+):
+    text = (
+        "A node is a process that performs computation. Nodes are written in Python or C++.\n\n"
+        "After completing this lesson, you will be able to explain what a topic is.\n\n"
+        "A topic is a named channel that nodes publish messages to. Topics carry one type."
+    )
+    candidates = _candidates(text=text)
+    # The learning objective names "topic" and outscores the definition: it is furniture.
+    scores = np.array([0.9, 0.5, 0.3, 0.2, 0.01])
+    chosen = select.span(candidates, scores, 120)
+    assert "topic" not in " ".join(_texts(chosen))
+    both = select.with_compared(candidates, scores, chosen, ("node", "topic"), 120)
+    # The definition comes with the sentence after it, as any definition does.
+    assert _texts(both) == [
+        *_texts(chosen),
+        "A topic is a named channel that nodes publish messages to.",
+        "Topics carry one type.",
+    ]
+    # Nothing to add when every side is named, or when the sides cannot be told apart.
+    assert select.with_compared(candidates, scores, both, ("node", "topic"), 120) == both
+    assert select.with_compared(candidates, scores, chosen, ("-s ours", "-X ours"), 120) == chosen

@@ -84,6 +84,36 @@ def overlap(
     return min(1.0, found / total) if total else 0.0
 
 
+# "What's the difference between git fetch and git pull?", "… the working tree, the index and
+# the repository?", "services vs. topics": the things compared, up to a qualifier (in / when /
+# for …) or the question mark.
+_COMPARED = re.compile(
+    r"\bdifference between (?P<between>.+?)(?=\s+(?:in|when|for|on|with|inside|within)\s|\?|$)"
+    r"|^(?:\w+\s+){0,3}?(?P<left>[\w'.+-]+(?:\s+[\w'.+-]+){0,2})\s+(?:vs\.?|versus)\s+"
+    r"(?P<right>[^?:,]+?)(?=\s+(?:in|when|for|on)\s|[?:,]|$)",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+
+
+def compared(question: str) -> tuple[str, ...]:
+    """The things a comparison question sets side by side (two or more), else ()."""
+    found = _COMPARED.search(question.strip())
+    if found is None:
+        return ()
+    if found["between"]:
+        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", found["between"])
+    else:
+        parts = [found["left"], found["right"]]
+    terms = [_ARTICLE.sub("", p.strip(" `*\"'")) for p in parts if p.strip()]
+    if len(terms) < 2:
+        return ()
+    # "the pre-receive and update hooks": the last term's extra words name what all of them are.
+    longest = max(len(t.split()) for t in terms[:-1])
+    terms[-1] = " ".join(terms[-1].split()[:longest])
+    return tuple(terms)
+
+
 QUESTION_TYPES = ("who", "when", "where", "number", "define", "how_to", "why", "compare", "other")
 
 _QTYPE = (

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from bookchat.answer import select
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.coverage import coverage_features
-from bookchat.answer.features import Candidate, Context, feature_matrix
+from bookchat.answer.features import Candidate, Context, compared, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
@@ -157,13 +157,18 @@ def decide(
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
     best = select.best_index(judged.candidates, judged.scores)
+    terms = compared(judged.question)
     if judged.scores[best] >= model.span_threshold:
         chosen = select.span(judged.candidates, judged.scores, max_words)
         if chosen:
+            chosen = select.with_compared(
+                judged.candidates, judged.scores, chosen, terms, max_words
+            )
             return compose(chosen, sources, support=covered), covered
     chosen = select.passage(judged.candidates, judged.scores, max_words)
     if not chosen:
         return None, covered
+    chosen = select.with_compared(judged.candidates, judged.scores, chosen, terms, max_words)
     section = sources[chosen[0].source].section
     intro = said.passage_intro.format(section=section) if section else ""
     # A lead-in quoted without its script still points at the right section: say where the rest is.

@@ -10,6 +10,7 @@ Furniture (objectives, reading lists, exercises, summaries) is quoted only when 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -239,6 +240,46 @@ def passage(
     left = [i for i, c in enumerate(candidates) if c.source in sources and c not in taken]
     retry = _window([candidates[i] for i in left], scores[left], max_words) if left else []
     return _without_dangling(candidates, retry) or taken
+
+
+def _names(c: Candidate, key: re.Pattern[str]) -> bool:
+    return bool(key.search(f"{c.unit.lead} {c.unit.text}"))
+
+
+def _term_key(term: str) -> re.Pattern[str]:
+    """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural."""
+    word = term.split()[-1].lower()
+    stem = word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return re.compile(rf"(?<![\w.-]){re.escape(stem)}(?:e?s)?(?![\w-])", re.IGNORECASE)
+
+
+def with_compared(
+    candidates: Sequence[Candidate],
+    scores: NDArray[np.float64],
+    chosen: list[Candidate],
+    terms: Sequence[str],
+    max_words: int,
+) -> list[Candidate]:
+    """`chosen` plus, for each compared term it never names, the best unit that does (never
+    furniture, with what it needs to be read), when it fits: "the difference between a node
+    and a topic" answered about nodes alone tells half the answer."""
+    keys = list({k.pattern: k for k in map(_term_key, terms)}.values())
+    if len(keys) < 2:
+        return chosen
+    budget = _Budget(max_words)
+    for c in chosen:
+        budget.take(c)
+    for key in keys:
+        if any(_names(c, key) for c in budget.taken):
+            continue
+        for i in np.argsort(-scores, kind="stable"):
+            c = candidates[int(i)]
+            if c.unit.role != "furniture" and _names(c, key):
+                if _take(candidates, c, budget):
+                    _complete(candidates, c, budget)
+                    _with_antecedents(candidates, budget)
+                break
+    return _without_dangling(candidates, budget.taken)
 
 
 def ends_on_lead_in(candidates: Sequence[Candidate], chosen: Sequence[Candidate]) -> bool:
