@@ -38,7 +38,7 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from bookchat.answer.coverage import coverage_features
+from bookchat.answer.coverage import code_terms, coverage_features
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
@@ -144,7 +144,7 @@ class Book:
         limit = 30 if drop_path else 5
         hits = self.retriever.search(q, vector.tolist(), limit=limit)
         hits = [h for h in hits if h.payload.get("path") != drop_path][:5]
-        return pool(hits, self.settings.min_chunk_score)
+        return pool(hits, self.settings.min_chunk_score, code_terms(q))
 
     def close(self) -> None:
         """Release the store and the scratch folder."""

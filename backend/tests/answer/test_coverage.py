@@ -9,6 +9,7 @@ import pytest
 from bookchat.answer.coverage import (
     FULL_SUPPORT,
     chapter_message,
+    code_terms,
     confidence,
     key_terms,
     missing_terms,
@@ -165,3 +166,8 @@ def test_a_title_with_braces_is_quoted_as_it_is() -> None:
     assert chapter_message("Sets {a, b}", None, FRENCH).startswith(
         "Le chapitre «\u00a0Sets {a, b}\u00a0»"
     )
+
+
+def test_the_code_a_question_names_leaves_its_acronyms_out() -> None:
+    assert code_terms("Why would a team use --no-ff with GPG signing?") == ["--no-ff"]
+    assert code_terms("What does the US government do?") == []

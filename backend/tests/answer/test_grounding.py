@@ -92,6 +92,20 @@ def test_a_passage_of_nothing_but_furniture_yields_its_pool_place_to_one_that_ca
     assert [h.chunk_id for h in pool(hits[:3], min_score=0.3)] == ["links", "lesson0", "lesson1"]
 
 
+def test_a_passage_naming_all_the_code_the_question_names_joins_the_pool_whatever_its_cosine() -> (
+    None
+):
+    hits = [
+        _hit("git-flow", 0.35, "Git flow merges every branch with a merge commit.", ["Flow"]),
+        _hit("ff", 0.16, "`--no-ff` always creates a merge commit.", ["Fast-forward merges"]),
+        _hit("other", 0.12, "A merge commit has two parents.", ["Merging"]),
+    ]
+    assert [h.chunk_id for h in pool(hits, min_score=0.3)] == ["git-flow"]
+    assert [h.chunk_id for h in pool(hits, 0.3, ["--no-ff"])] == ["git-flow", "ff"]
+    # Every term named, or it stays out: `--ff-only` is not in it.
+    assert [h.chunk_id for h in pool(hits, 0.3, ["--no-ff", "--ff-only"])] == ["git-flow"]
+
+
 def _grounding(kind: str | None, chapter: str, best: float) -> Grounding:
     from bookchat.answer.compose import Composition
     from bookchat.answer.schema import Citation

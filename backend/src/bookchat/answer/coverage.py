@@ -92,6 +92,17 @@ def _present(term: str, text: str, acronyms: set[str]) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, flags) is not None
 
 
+def code_terms(question: str) -> list[str]:
+    """The code a question names (`--no-ff`, `core.autocrlf`, a quoted name): its key terms less
+    acronyms, which plain prose spells out too ("U.S." for US)."""
+    return [term for term in key_terms(question) if not _is_acronym(term)]
+
+
+def names_all(terms: Sequence[str], text: str) -> bool:
+    """Whether `text` names every one of `terms` (code, as `missing_terms` reads it)."""
+    return bool(terms) and all(_present(term, text, set()) for term in terms)
+
+
 def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
     """Key terms of the question that none of the evidence texts mention."""
     terms = key_terms(question)

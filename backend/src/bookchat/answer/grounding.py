@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer import select
 from bookchat.answer.compose import Composition, Source, compose
-from bookchat.answer.coverage import coverage_features
+from bookchat.answer.coverage import code_terms, coverage_features, names_all
 from bookchat.answer.features import Candidate, Context, compared, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
@@ -62,14 +62,19 @@ class Judged:
     selection: bool = False
 
 
-def pool(hits: Sequence[Hit], min_score: float) -> list[Hit]:
-    """The passages units are drawn from: those reaching `min_score`, at most POOL_PASSAGES,
-    in retrieval order except that a passage with nothing to quote but furniture (a reading
-    list, the learning objectives) yields its place to one that can be quoted.
+def pool(hits: Sequence[Hit], min_score: float, code: Sequence[str] = ()) -> list[Hit]:
+    """The passages units are drawn from: those reaching `min_score` or naming all the `code`
+    the question names, at most POOL_PASSAGES, in retrieval order except that a passage with
+    nothing to quote but furniture (a reading list, the learning objectives) yields its place
+    to one that can be quoted.
 
     Such passages repeat a lesson's keywords, so they rank high, but nothing in them is ever
-    quoted while anything else answers: in the pool they only push the answer out."""
-    relevant = [h for h in hits if h.score >= min_score]
+    quoted while anything else answers: in the pool they only push the answer out. A passage
+    naming `--no-ff` is about the question's `--no-ff` however far "Why would a team use it?"
+    is from its words in MiniLM's space; whether it answers is the coverage model's to say."""
+    relevant = [
+        h for h in hits if h.score >= min_score or names_all(code, str(h.payload.get("text", "")))
+    ]
     content = [h for h in relevant if _quotable(h)]
     kept = {id(h) for h in content[:POOL_PASSAGES]}
     spare = POOL_PASSAGES - len(kept)
@@ -226,7 +231,7 @@ class Grounder:
         hits = await asyncio.to_thread(
             self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
         )
-        relevant = pool(hits, self._settings.min_chunk_score)
+        relevant = pool(hits, self._settings.min_chunk_score, code_terms(question))
         if not relevant:
             return Grounding(None, 0.0)
         asked, asked_vector = focus if focus else (question, vector)
