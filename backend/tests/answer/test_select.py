@@ -318,3 +318,22 @@ def test_a_comparison_answer_that_names_one_side_only_brings_the_best_unit_namin
     # Nothing to add when every side is named, or when the sides cannot be told apart.
     assert select.with_compared(candidates, scores, both, ("node", "topic"), 120) == both
     assert select.with_compared(candidates, scores, chosen, ("-s ours", "-X ours"), 120) == chosen
+
+
+def test_what_is_x_is_answered_by_the_definition_of_x_over_a_higher_scored_row() -> None:
+    text = (
+        "| Command | Effect |\n| --- | --- |\n| `git branch topic` | Create a branch |\n\n"
+        "A branch is a movable pointer to a commit. Creating one is cheap.\n\n"
+        "A tag is a fixed pointer to a commit."
+    )
+    candidates = _candidates(text=text)
+    scores = np.array([0.8, 0.3, 0.1, 0.35])
+    raised = select.definition_first(candidates, scores, "branch")
+    assert _texts(select.span(candidates, raised, 40))[:2] == [
+        "A branch is a movable pointer to a commit.",
+        "Creating one is cheap.",
+    ]
+    # Plural terms find singular definitions; no definition of the term, no change.
+    assert select.definition_first(candidates, scores, "branches")[1] > scores[0]
+    assert select.definition_first(candidates, scores, "remote") is scores
+    assert select.definition_first(candidates, scores, None) is scores

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from bookchat.answer import select
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.coverage import code_terms, coverage_features, names_all
-from bookchat.answer.features import Candidate, Context, compared, feature_matrix
+from bookchat.answer.features import Candidate, Context, compared, defined, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
@@ -161,19 +161,18 @@ def decide(
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
-    best = select.best_index(judged.candidates, judged.scores)
+    scores = select.definition_first(judged.candidates, judged.scores, defined(judged.question))
+    best = select.best_index(judged.candidates, scores)
     terms = compared(judged.question)
-    if judged.scores[best] >= model.span_threshold:
-        chosen = select.span(judged.candidates, judged.scores, max_words)
+    if scores[best] >= model.span_threshold:
+        chosen = select.span(judged.candidates, scores, max_words)
         if chosen:
-            chosen = select.with_compared(
-                judged.candidates, judged.scores, chosen, terms, max_words
-            )
+            chosen = select.with_compared(judged.candidates, scores, chosen, terms, max_words)
             return compose(chosen, sources, support=covered), covered
-    chosen = select.passage(judged.candidates, judged.scores, max_words)
+    chosen = select.passage(judged.candidates, scores, max_words)
     if not chosen:
         return None, covered
-    chosen = select.with_compared(judged.candidates, judged.scores, chosen, terms, max_words)
+    chosen = select.with_compared(judged.candidates, scores, chosen, terms, max_words)
     section = sources[chosen[0].source].section
     intro = said.passage_intro.format(section=section) if section else ""
     # A lead-in quoted without its script still points at the right section: say where the rest is.

@@ -41,6 +41,36 @@ def best_index(candidates: Sequence[Candidate], scores: NDArray[np.float64]) -> 
     return order[0]
 
 
+def definition_first(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
+) -> NDArray[np.float64]:
+    """`scores` with the best unit defining `term` ("A fast-forward merge is …", "**Branch**:
+    …") raised to the top: "What is X?" is answered by X's definition, not by the table row or
+    the command that names X most often."""
+    if not term:
+        return scores
+    # "branches" defines as "A branch is", "types" as "A type is".
+    plural = len(term) > 3 and term.lower().endswith("s") and not term.lower().endswith("ss")
+    stem = re.sub(r"e?s$", "", term) if plural else term
+    subject = re.compile(
+        rf"^[*_`\s]*(?:an?\s+|the\s+)?[*_`]*{re.escape(stem)}(?:e|es|s)?[*_`]*\s*"
+        r"(?:\([^)]*\)\s*)?"
+        r"(?:is|are|means|:|—)",
+        re.IGNORECASE,
+    )
+    defining = [
+        i
+        for i, c in enumerate(candidates)
+        if c.unit.role == "definition" and subject.match(c.unit.text)
+    ]
+    if not defining:
+        return scores
+    best = max(defining, key=lambda i: scores[i])
+    raised = scores.copy()
+    raised[best] = float(scores.max()) + 1e-6
+    return raised
+
+
 def _place(c: Candidate) -> tuple[int, int]:
     return c.source, c.position
 
