@@ -41,6 +41,13 @@ def best_index(candidates: Sequence[Candidate], scores: NDArray[np.float64]) -> 
     return order[0]
 
 
+def _either_number(term: str) -> str:
+    """A pattern for `term` singular or plural: "branches" also finds "branch", "types" "type"."""
+    plural = len(term) > 3 and term.lower().endswith("s") and not term.lower().endswith("ss")
+    stem = re.sub(r"e?s$", "", term) if plural else term
+    return rf"{re.escape(stem)}(?:e|es|s)?"
+
+
 def definition_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> NDArray[np.float64]:
@@ -49,11 +56,8 @@ def definition_first(
     the command that names X most often."""
     if not term:
         return scores
-    # "branches" defines as "A branch is", "types" as "A type is".
-    plural = len(term) > 3 and term.lower().endswith("s") and not term.lower().endswith("ss")
-    stem = re.sub(r"e?s$", "", term) if plural else term
     subject = re.compile(
-        rf"^[*_`\s]*(?:an?\s+|the\s+)?[*_`]*{re.escape(stem)}(?:e|es|s)?[*_`]*\s*"
+        rf"^[*_`\s]*(?:an?\s+|the\s+)?[*_`]*{_either_number(term)}[*_`]*\s*"
         r"(?:\([^)]*\)\s*)?"
         r"(?:is|are|means|:|—)",
         re.IGNORECASE,
@@ -279,8 +283,7 @@ def _names(c: Candidate, key: re.Pattern[str]) -> bool:
 def _term_key(term: str) -> re.Pattern[str]:
     """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural."""
     word = term.split()[-1].lower()
-    stem = word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-    return re.compile(rf"(?<![\w.-]){re.escape(stem)}(?:e?s)?(?![\w-])", re.IGNORECASE)
+    return re.compile(rf"(?<![\w.-]){_either_number(word)}(?![\w-])", re.IGNORECASE)
 
 
 def with_compared(
