@@ -154,11 +154,7 @@ def _sentences(text: str) -> list[str]:
     out: list[str] = []
     pieces = _SENTENCE_END.split(text)
     for i in range(len(pieces) - 1):
-        if _INITIAL.search(pieces[i]):
-            pieces[i + 1] = f"{pieces[i]} {pieces[i + 1]}"
-            pieces[i] = ""
-    for i in range(len(pieces) - 1):
-        if _ENUMERATOR.match(pieces[i].strip()):
+        if _INITIAL.search(pieces[i]) or _ENUMERATOR.match(pieces[i].strip()):
             pieces[i + 1] = f"{pieces[i].strip()} {pieces[i + 1]}"
             pieces[i] = ""
     for piece in pieces:
