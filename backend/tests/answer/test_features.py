@@ -111,3 +111,14 @@ def test_a_what_is_question_names_the_term_it_asks_to_define() -> None:
     # A question that asks more than what the term is defines nothing.
     assert defined("What is the name of the king who ruled France in 1200?") is None
     assert defined("How do I create a branch?") is None
+
+
+def test_a_question_asks_for_a_list_only_when_it_asks_what_the_n_things_are() -> None:
+    from bookchat.answer.features import asked_list
+
+    assert asked_list("What are the three components of an action in ROS 2?") == 3
+    assert asked_list("Name two kinds of tags.") == 2
+    assert asked_list("Which were the 4 founding states?") == 4
+    # A count that is not the list asked for.
+    assert asked_list("How do I combine my last three commits into one?") == 0
+    assert asked_list("What happened three days later?") == 0

@@ -337,3 +337,34 @@ def test_what_is_x_is_answered_by_the_definition_of_x_over_a_higher_scored_row()
     assert select.definition_first(candidates, scores, "branches")[1] > scores[0]
     assert select.definition_first(candidates, scores, "remote") is scores
     assert select.definition_first(candidates, scores, None) is scores
+
+
+def test_what_are_the_three_x_is_answered_by_the_three_item_list_whose_lead_in_names_x() -> None:
+    text = (
+        "**Action (ROS 2)**: Long-running tasks with feedback and cancellation.\n\n"
+        "**Action Components**:\n"
+        "- **Goal**: The request sent to the server\n"
+        "- **Feedback**: Messages sent during execution\n"
+        "- **Result**: The final outcome\n\n"
+        "**Action Structure**:\n"
+        "- **Action Server**: Executes the task\n"
+        "- **Action Client**: Sends goals\n"
+        "- **Action Type**: Defines the formats\n\n"
+        "**Typical Uses**:\n"
+        "- Navigation\n"
+        "- Arm motions\n"
+        "- Downloads"
+    )
+    candidates = _candidates(text=text)
+    scores = _scores(candidates, "Long-running tasks")
+    question = "What are the three components of an action in ROS 2?"
+    chosen = _texts(select.span(candidates, select.list_first(candidates, scores, question), 60))
+    assert chosen[:3] == [
+        "- **Goal**: The request sent to the server",
+        "- **Feedback**: Messages sent during execution",
+        "- **Result**: The final outcome",
+    ]
+    # Not a list question, no list of that length, or no list naming what is counted: no change.
+    assert select.list_first(candidates, scores, "What is an action in ROS 2?") is scores
+    assert select.list_first(candidates, scores, "What are the four components?") is scores
+    assert select.list_first(candidates, scores, "What are the three colours of a flag?") is scores

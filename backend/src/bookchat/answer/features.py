@@ -195,13 +195,29 @@ _ASKS_COUNT = re.compile(
 )
 
 
-def asked_count(question: str) -> int:
-    """How many things the question asks for ("the three formats" -> 3), 0 when it does not say."""
-    match = _ASKS_COUNT.search(question)
+def _counted(match: re.Match[str] | None) -> int:
     if not match:
         return 0
     word = match.group(1).lower()
     return _COUNT_WORDS.get(word) or int(word)
+
+
+def asked_count(question: str) -> int:
+    """How many things the question asks for ("the three formats" -> 3), 0 when it does not say."""
+    return _counted(_ASKS_COUNT.search(question))
+
+
+# "What are the three components of an action?", "Name two kinds of hooks": a list is asked for.
+_ASKS_LIST = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:are|were)|name|list)\s+(?:the\s+)?"
+    r"(two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+\w",
+    re.I,
+)
+
+
+def asked_list(question: str) -> int:
+    """How many items a question asking for a list wants ("What are the three X?" -> 3), else 0."""
+    return _counted(_ASKS_LIST.match(question))
 
 
 def listed_count(text: str) -> int:

@@ -162,6 +162,7 @@ def decide(
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
     scores = select.definition_first(judged.candidates, judged.scores, defined(judged.question))
+    scores = select.list_first(judged.candidates, scores, judged.question)
     best = select.best_index(judged.candidates, scores)
     terms = compared(judged.question)
     if scores[best] >= model.span_threshold:

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.compose import cost, words
-from bookchat.answer.features import Candidate
+from bookchat.answer.features import Candidate, asked_list, content_terms
 from bookchat.ingest.units import ANAPHOR
 
 # Other units join the best one when their score is at least this share of its score.
@@ -70,6 +70,37 @@ def definition_first(
     if not defining:
         return scores
     best = max(defining, key=lambda i: scores[i])
+    raised = scores.copy()
+    raised[best] = float(scores.max()) + 1e-6
+    return raised
+
+
+def list_first(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], question: str
+) -> NDArray[np.float64]:
+    """`scores` with the best item of the list the question asks for raised to the top: "What
+    are the three components of an action?" is answered by a list of three items whose lead-in
+    ("**Action Components**:") or heading names what is counted, not by the glossary sentence
+    that matches the words best. Several such lists: the one whose lead-in names most of it."""
+    wanted = asked_list(question)
+    if not wanted:
+        return scores
+    asked = content_terms(question)
+    lists: dict[tuple[int, int], list[int]] = {}
+    for i, c in enumerate(candidates):
+        if c.unit.role == "list_item":
+            lists.setdefault((c.source, c.unit.block), []).append(i)
+    fitting = []
+    for items in lists.values():
+        first = candidates[items[0]]
+        by_lead = len(asked & content_terms(first.unit.lead))
+        by_heading = len(asked & content_terms(first.heading))
+        if len(items) == wanted and by_lead + by_heading:
+            fitting.append((by_lead, by_heading, max(scores[i] for i in items), items))
+    if not fitting:
+        return scores
+    items = max(fitting, key=lambda f: f[:3])[3]
+    best = max(items, key=lambda i: scores[i])
     raised = scores.copy()
     raised[best] = float(scores.max()) + 1e-6
     return raised
