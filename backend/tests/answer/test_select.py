@@ -368,3 +368,31 @@ def test_what_are_the_three_x_is_answered_by_the_three_item_list_whose_lead_in_n
     assert select.list_first(candidates, scores, "What is an action in ROS 2?") is scores
     assert select.list_first(candidates, scores, "What are the four components?") is scores
     assert select.list_first(candidates, scores, "What are the three colours of a flag?") is scores
+
+
+def test_a_comparison_opens_on_the_definitions_of_what_it_compares() -> None:
+    text = (
+        "**Sourcing the Workspace**: After building, you must source the workspace.\n\n"
+        "A **workspace** is a top-level directory that contains one or more packages.\n\n"
+        "**Graph Components**:\n\n"
+        "1. **Nodes**: Independent executables that perform computation\n"
+        "2. **Topics**: Named channels for one-way data flow\n\n"
+        "A **ROS 2 package** is a directory containing related code."
+    )
+    candidates = _candidates(text=text)
+    scores = _scores(candidates, "Sourcing the Workspace")
+    question_terms = ("ROS 2 workspace", "ROS 2 package")
+    raised = select.definitions_compared(candidates, scores, question_terms)
+    assert _texts(select.span(candidates, raised, 60))[:2] == [
+        "A **workspace** is a top-level directory that contains one or more packages.",
+        "A **ROS 2 package** is a directory containing related code.",
+    ]
+    raised = select.definitions_compared(candidates, scores, ("node", "topic"))
+    order = [candidates[int(i)].unit.text for i in np.argsort(-raised, kind="stable")[:2]]
+    assert order == [
+        "1. **Nodes**: Independent executables that perform computation",
+        "2. **Topics**: Named channels for one-way data flow",
+    ]
+    # No definition of either side, or no comparison: no change.
+    assert select.definitions_compared(candidates, scores, ("tag", "release")) is scores
+    assert select.definitions_compared(candidates, scores, ()) is scores

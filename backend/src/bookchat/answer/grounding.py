@@ -163,8 +163,9 @@ def decide(
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
     scores = select.definition_first(judged.candidates, judged.scores, defined(judged.question))
     scores = select.list_first(judged.candidates, scores, judged.question)
-    best = select.best_index(judged.candidates, scores)
     terms = compared(judged.question)
+    scores = select.definitions_compared(judged.candidates, scores, terms)
+    best = select.best_index(judged.candidates, scores)
     if scores[best] >= model.span_threshold:
         chosen = select.span(judged.candidates, scores, max_words)
         if chosen:

@@ -48,30 +48,67 @@ def _either_number(term: str) -> str:
     return rf"{re.escape(stem)}(?:e|es|s)?"
 
 
+def _defining(term: str, qualifiers: Sequence[str] = ()) -> re.Pattern[str]:
+    """A unit whose subject is `term`: "A branch is …", "**Node (ROS 2)**: …", with any of
+    `qualifiers` before it ("A **ROS 2 package** is …" for "package" qualified by "ROS 2")."""
+    words = "|".join(re.escape(w) for w in qualifiers)
+    before = rf"(?:(?:{words})\s+){{0,3}}" if words else ""
+    return re.compile(
+        rf"^(?:[-*+]\s+|\d+[.)]\s+)?[*_`\s]*(?:an?\s+|the\s+)?[*_`]*{before}"
+        rf"{_either_number(term)}[*_`]*\s*"
+        r"(?:\([^)]*\)[*_`]*\s*)?"
+        r"(?:is|are|means|:|—)",
+        re.IGNORECASE,
+    )
+
+
+def _best_defining(
+    candidates: Sequence[Candidate],
+    scores: NDArray[np.float64],
+    subject: re.Pattern[str],
+    roles: Sequence[str] = ("definition",),
+) -> int | None:
+    defining = [
+        i for i, c in enumerate(candidates) if c.unit.role in roles and subject.match(c.unit.text)
+    ]
+    return max(defining, key=lambda i: scores[i]) if defining else None
+
+
 def definition_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> NDArray[np.float64]:
     """`scores` with the best unit defining `term` ("A fast-forward merge is …", "**Branch**:
     …") raised to the top: "What is X?" is answered by X's definition, not by the table row or
     the command that names X most often."""
-    if not term:
+    best = _best_defining(candidates, scores, _defining(term)) if term else None
+    if best is None:
         return scores
-    subject = re.compile(
-        rf"^[*_`\s]*(?:an?\s+|the\s+)?[*_`]*{_either_number(term)}[*_`]*\s*"
-        r"(?:\([^)]*\)\s*)?"
-        r"(?:is|are|means|:|—)",
-        re.IGNORECASE,
-    )
-    defining = [
-        i
-        for i, c in enumerate(candidates)
-        if c.unit.role == "definition" and subject.match(c.unit.text)
-    ]
-    if not defining:
-        return scores
-    best = max(defining, key=lambda i: scores[i])
     raised = scores.copy()
     raised[best] = float(scores.max()) + 1e-6
+    return raised
+
+
+def definitions_compared(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], terms: Sequence[str]
+) -> NDArray[np.float64]:
+    """`scores` with the definitions of the compared terms raised to the top, in the question's
+    order: "the difference between a workspace and a package" is first what each of them is ("A
+    **workspace** is a top-level directory …"), and "a node and a topic" the two items
+    "**Nodes**: Independent executables …" and "**Topics**: Named channels …", not a sentence
+    about sourcing the workspace. A side the passages do not define is left to `with_compared`."""
+    found: list[int] = []
+    for term in terms:
+        *qualifiers, word = term.split()
+        subject = _defining(word, qualifiers)
+        best = _best_defining(candidates, scores, subject, ("definition", "list_item"))
+        if best is not None and best not in found:
+            found.append(best)
+    if len(terms) < 2 or not found:
+        return scores
+    raised = scores.copy()
+    top = float(scores.max())
+    for rank, i in enumerate(found):
+        raised[i] = top + 1e-6 * (len(found) - rank)
     return raised
 
 
