@@ -37,6 +37,10 @@ def _texts(chosen: list[Candidate]) -> list[str]:
     return [c.unit.text for c in chosen]
 
 
+def _first(candidates: list[Candidate], scores: np.ndarray, n: int = 2) -> list[str]:
+    return [candidates[int(i)].unit.text for i in np.argsort(-scores, kind="stable")[:n]]
+
+
 def test_a_definition_comes_with_the_sentence_after_it() -> None:
     candidates = _candidates()
     chosen = select.span(candidates, _scores(candidates, "fast-forward merge is"), 120)
@@ -388,11 +392,29 @@ def test_a_comparison_opens_on_the_definitions_of_what_it_compares() -> None:
         "A **ROS 2 package** is a directory containing related code.",
     ]
     raised = select.definitions_compared(candidates, scores, ("node", "topic"))
-    order = [candidates[int(i)].unit.text for i in np.argsort(-raised, kind="stable")[:2]]
-    assert order == [
+    assert _first(candidates, raised) == [
         "1. **Nodes**: Independent executables that perform computation",
         "2. **Topics**: Named channels for one-way data flow",
     ]
     # No definition of either side, or no comparison: no change.
     assert select.definitions_compared(candidates, scores, ("tag", "release")) is scores
     assert select.definitions_compared(candidates, scores, ()) is scores
+
+
+def test_a_comparison_without_definitions_opens_on_what_is_said_of_each_side_in_general() -> None:
+    text = (
+        "**Service Server**: Node that implements the service.\n\n"
+        "A rebase can stop once for each conflicting commit.\n\n"
+        "Services provide synchronous request-response communication.\n\n"
+        "Topics carry one-way messages to any subscriber.\n\n"
+        "Rebasing rewrites history."
+    )
+    candidates = _candidates(text=text)
+    scores = _scores(candidates, "Service Server")
+    raised = select.definitions_compared(candidates, scores, ("ROS 2 services", "topics"))
+    assert _first(candidates, raised) == [
+        "Services provide synchronous request-response communication.",
+        "Topics carry one-way messages to any subscriber.",
+    ]
+    # "A rebase can stop …" is said of one rebase, not of rebases: it defines nothing.
+    assert select.definitions_compared(candidates, scores, ("rebase", "squash")) is scores

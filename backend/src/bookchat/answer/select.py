@@ -48,16 +48,23 @@ def _either_number(term: str) -> str:
     return rf"{re.escape(stem)}(?:e|es|s)?"
 
 
-def _defining(term: str, qualifiers: Sequence[str] = ()) -> re.Pattern[str]:
+def _defining(
+    term: str, qualifiers: Sequence[str] = (), *, any_verb: bool = False
+) -> re.Pattern[str]:
     """A unit whose subject is `term`: "A branch is …", "**Node (ROS 2)**: …", with any of
-    `qualifiers` before it ("A **ROS 2 package** is …" for "package" qualified by "ROS 2")."""
+    `qualifiers` before it ("A **ROS 2 package** is …" for "package" qualified by "ROS 2");
+    `any_verb` also takes "Services provide …", "`git fetch` downloads …" (the term without an
+    article, then a lower-case word), not "**Service Server**: …"."""
     words = "|".join(re.escape(w) for w in qualifiers)
     before = rf"(?:(?:{words})\s+){{0,3}}" if words else ""
+    # Said of the term in general, not of one instance: "A rebase can stop once …" is not.
+    article = "" if any_verb else r"(?:an?\s+|the\s+)?"
+    verb = r"|\s+(?-i:[a-z])" if any_verb else ""
     return re.compile(
-        rf"^(?:[-*+]\s+|\d+[.)]\s+)?[*_`\s]*(?:an?\s+|the\s+)?[*_`]*{before}"
+        rf"^(?:[-*+]\s+|\d+[.)]\s+)?[*_`\s]*{article}[*_`]*{before}"
         rf"{_either_number(term)}[*_`]*\s*"
         r"(?:\([^)]*\)[*_`]*\s*)?"
-        r"(?:is|are|means|:|—)",
+        rf"(?:is|are|means|:|—{verb})",
         re.IGNORECASE,
     )
 
@@ -95,12 +102,18 @@ def definitions_compared(
     order: "the difference between a workspace and a package" is first what each of them is ("A
     **workspace** is a top-level directory …"), and "a node and a topic" the two items
     "**Nodes**: Independent executables …" and "**Topics**: Named channels …", not a sentence
-    about sourcing the workspace. A side the passages do not define is left to `with_compared`."""
+    about sourcing the workspace. Without a definition, the best sentence or item with the term
+    as its subject ("Services provide synchronous request-response communication …"). A side
+    with neither is left to `with_compared`."""
     found: list[int] = []
     for term in terms:
         *qualifiers, word = term.split()
-        subject = _defining(word, qualifiers)
-        best = _best_defining(candidates, scores, subject, ("definition", "list_item"))
+        best = _best_defining(
+            candidates, scores, _defining(word, qualifiers), ("definition", "list_item")
+        )
+        if best is None:
+            subject = _defining(word, qualifiers, any_verb=True)
+            best = _best_defining(candidates, scores, subject, ("definition", "list_item", "prose"))
         if best is not None and best not in found:
             found.append(best)
     if len(terms) < 2 or not found:
