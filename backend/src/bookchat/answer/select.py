@@ -81,6 +81,15 @@ def _best_defining(
     return max(defining, key=lambda i: scores[i]) if defining else None
 
 
+def _to_top(scores: NDArray[np.float64], order: Sequence[int]) -> NDArray[np.float64]:
+    """`scores` with the units of `order` raised above every other, in that order."""
+    raised = scores.copy()
+    top = float(scores.max())
+    for rank, i in enumerate(order):
+        raised[i] = top + 1e-6 * (len(order) - rank)
+    return raised
+
+
 def definition_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> NDArray[np.float64]:
@@ -88,11 +97,7 @@ def definition_first(
     …") raised to the top: "What is X?" is answered by X's definition, not by the table row or
     the command that names X most often."""
     best = _best_defining(candidates, scores, _defining(term)) if term else None
-    if best is None:
-        return scores
-    raised = scores.copy()
-    raised[best] = float(scores.max()) + 1e-6
-    return raised
+    return scores if best is None else _to_top(scores, [best])
 
 
 def definitions_compared(
@@ -116,13 +121,7 @@ def definitions_compared(
             best = _best_defining(candidates, scores, subject, ("definition", "list_item", "prose"))
         if best is not None and best not in found:
             found.append(best)
-    if len(terms) < 2 or not found:
-        return scores
-    raised = scores.copy()
-    top = float(scores.max())
-    for rank, i in enumerate(found):
-        raised[i] = top + 1e-6 * (len(found) - rank)
-    return raised
+    return _to_top(scores, found) if len(terms) >= 2 and found else scores
 
 
 def list_first(
@@ -150,10 +149,7 @@ def list_first(
     if not fitting:
         return scores
     items = max(fitting, key=lambda f: f[:3])[3]
-    best = max(items, key=lambda i: scores[i])
-    raised = scores.copy()
-    raised[best] = float(scores.max()) + 1e-6
-    return raised
+    return _to_top(scores, [max(items, key=lambda i: scores[i])])
 
 
 def _place(c: Candidate) -> tuple[int, int]:
