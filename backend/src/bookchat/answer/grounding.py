@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from bookchat.answer import select
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.coverage import code_terms, coverage_features, names_all
-from bookchat.answer.features import Candidate, Context, compared, defined, feature_matrix
+from bookchat.answer.features import Candidate, Context, compared, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
@@ -161,10 +161,8 @@ def decide(
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
-    scores = select.definition_first(judged.candidates, judged.scores, defined(judged.question))
-    scores = select.list_first(judged.candidates, scores, judged.question)
     terms = compared(judged.question)
-    scores = select.definitions_compared(judged.candidates, scores, terms)
+    scores = select.shape_first(judged.candidates, judged.scores, judged.question, terms)
     best = select.best_index(judged.candidates, scores)
     if scores[best] >= model.span_threshold:
         chosen = select.span(judged.candidates, scores, max_words)

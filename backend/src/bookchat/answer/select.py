@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.compose import cost, words
-from bookchat.answer.features import Candidate, asked_list, content_terms
+from bookchat.answer.features import Candidate, asked_list, content_terms, defined
 from bookchat.ingest.units import ANAPHOR
 
 # Other units join the best one when their score is at least this share of its score.
@@ -150,6 +150,20 @@ def list_first(
         return scores
     items = max(fitting, key=lambda f: f[:3])[3]
     return _to_top(scores, [max(items, key=lambda i: scores[i])])
+
+
+def shape_first(
+    candidates: Sequence[Candidate],
+    scores: NDArray[np.float64],
+    question: str,
+    compared_terms: Sequence[str],
+) -> NDArray[np.float64]:
+    """`scores` with the units the question's shape asks for on top: X's definition for "What is
+    X?", the list of three for "What are the three X?", each side's definition for a
+    comparison of `compared_terms`; unchanged for any other question."""
+    scores = definition_first(candidates, scores, defined(question))
+    scores = list_first(candidates, scores, question)
+    return definitions_compared(candidates, scores, compared_terms)
 
 
 def _place(c: Candidate) -> tuple[int, int]:
