@@ -38,7 +38,7 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from bookchat.answer.coverage import code_terms, coverage_features
+from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
@@ -47,6 +47,7 @@ from bookchat.ingest.run import run_ingest
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import split_units
 from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.named import code_terms
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit, open_store
 

@@ -9,57 +9,11 @@ import pytest
 from bookchat.answer.coverage import (
     FULL_SUPPORT,
     chapter_message,
-    code_terms,
     confidence,
-    key_terms,
     missing_terms,
 )
 from bookchat.answer.phrases import FRENCH
 from bookchat.answer.schema import SuggestedChapter
-
-
-@pytest.mark.parametrize(
-    ("question", "terms"),
-    [
-        ("What does git rebase --onto do?", ["--onto"]),
-        ("What is the default value of pack.threads?", ["pack.threads"]),
-        ("What command tells Git LFS to track all .psd files?", ["LFS", ".psd"]),
-        ("What does the pickaxe option -S of git log search for?", ["-S"]),
-        ("What does a clone made with --filter=blob:none download?", ["--filter=blob:none"]),
-        ("How can I use my work email under ~/work?", ["~/work"]),
-        ("Which number in a version like 1.4.2 should go up?", ["1.4.2"]),
-        ("What does `git switch` replace?", ["git switch"]),
-        ("How do I sign my commits with a GPG key?", ["GPG"]),
-    ],
-)
-def test_key_terms_are_the_code_and_acronyms_a_question_names(
-    question: str, terms: list[str]
-) -> None:
-    assert key_terms(question) == terms
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Who originally wrote Git, and when?",  # a name: readers misspell them, so not checked
-        "How do I install Git on FreeBSD?",
-        "What is the golden rule of rebasing?",
-        "How can I take back my latest save point but keep every edit?",
-        "Is SHA-1 still safe?",  # a hyphen alone does not make code
-        "What happened in 2005?",  # nor does a bare number
-    ],
-)
-def test_plain_words_names_and_numbers_are_not_key_terms(question: str) -> None:
-    assert key_terms(question) == []
-
-
-def test_a_name_the_question_makes_up_for_its_example_is_not_a_key_term() -> None:
-    question = (
-        "If a package named `robot_control` depends on your interfaces package, what goes in "
-        "`robot_control`'s package.xml?"
-    )
-    assert key_terms(question) == ["package.xml"]
-    assert key_terms("How do I push a branch called `feature/login` with --force?") == ["--force"]
 
 
 def test_a_term_the_passages_never_mention_is_missing() -> None:
@@ -166,8 +120,3 @@ def test_a_title_with_braces_is_quoted_as_it_is() -> None:
     assert chapter_message("Sets {a, b}", None, FRENCH).startswith(
         "Le chapitre «\u00a0Sets {a, b}\u00a0»"
     )
-
-
-def test_the_code_a_question_names_leaves_its_acronyms_out() -> None:
-    assert code_terms("Why would a team use --no-ff with GPG signing?") == ["--no-ff"]
-    assert code_terms("What does the US government do?") == []

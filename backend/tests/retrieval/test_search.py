@@ -1,4 +1,5 @@
-"""Retrieval over the real store: chapter filters in the store, hybrid reports cosines."""
+"""Retrieval over the real store: chapter filters in the store, hybrid reports cosines, and a
+section whose heading names the question's code comes first."""
 
 from __future__ import annotations
 
@@ -71,3 +72,30 @@ def test_a_scoped_search_stays_inside_its_edition_even_in_one_chapter(
             assert hits
             assert {(h.payload["version"], h.payload["locale"]) for h in hits} == {("1.0", "fr")}
             assert all(h.payload["url"].startswith("/textbook/fr/docs/1.0/") for h in hits)
+
+
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_a_section_whose_heading_names_the_questions_code_comes_first(
+    book_store: VectorStore, embedder: Embedder, hybrid: bool
+) -> None:
+    # Ranked by words alone, "Conventions used in this book" (which shows `git describe` as an
+    # example) comes before the section the question is about.
+    question = "What does `git describe` print?"
+    vector = embedder.embed([question])[0].tolist()
+    hits = Retriever(book_store, hybrid=hybrid).search(question, vector, limit=5)
+    assert hits[0].payload["section"] == "Naming builds with git describe"
+    assert len(hits) == 5
+
+
+def test_a_headed_sections_passages_come_in_reading_order(
+    book_store: VectorStore, embedder: Embedder
+) -> None:
+    # Ranked by words alone, "What's in a commit?" comes between the section's two passages.
+    question = "What does `commit-msg` check?"
+    vector = embedder.embed([question])[0].tolist()
+    hits = Retriever(book_store, hybrid=True).search(question, vector, limit=5)
+    section = "Enforcing message conventions with commit-msg"
+    headed = [h for h in hits if h.payload["section"] == section]
+    assert len(headed) >= 2
+    assert headed == hits[: len(headed)]
+    assert [h.payload["position"] for h in headed] == sorted(h.payload["position"] for h in headed)

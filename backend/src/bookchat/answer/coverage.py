@@ -34,41 +34,10 @@ from bookchat.answer.model import COVERAGE_FEATURES
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.schema import SuggestedChapter
 from bookchat.retrieval.catalog import Catalog
+from bookchat.retrieval.named import key_terms, present
 
-# A token keeps the punctuation that makes it code: --onto, pack.threads, .psd, 1.4.2, ~/work.
-_TOKEN = re.compile(r"`[^`]+`|[~./-]*[A-Za-z0-9](?:[\w./:@~+=-]*[\w+])?")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
-
-
-def _is_code(token: str) -> bool:
-    inner = token.strip(".")
-    return token.startswith(("-", ".")) or any(ch in inner for ch in "./_:@~=")
-
-
-def _is_acronym(token: str) -> bool:
-    letters = [ch for ch in token if ch.isalpha()]
-    return len(letters) >= 2 and all(ch.isupper() for ch in letters) and token.isalnum()
-
-
-# "a package named `robot_control`": a name the question makes up for its example, which no
-# book can be expected to mention.
-_INTRODUCED = re.compile(r"\b(?:named|called)\s+$", re.IGNORECASE)
-
-
-def key_terms(question: str) -> list[str]:
-    """The code and acronyms a question names, in order, without repeats, less the names it
-    introduces itself ("a package named `robot_control`")."""
-    found: dict[str, None] = {}
-    introduced: set[str] = set()
-    for match in _TOKEN.finditer(question):
-        quoted = match.group().startswith("`")
-        token = match.group().strip("`").rstrip(".,;:!?")
-        if _INTRODUCED.search(question[: match.start()]):
-            introduced.add(token)
-        if len(token) >= 2 and (quoted or _is_code(token) or _is_acronym(token)):
-            found[token] = None
-    return [term for term in found if term not in introduced]
 
 
 def _acronyms(text: str) -> set[str]:
@@ -83,26 +52,6 @@ def _acronyms(text: str) -> set[str]:
     return found
 
 
-def _present(term: str, text: str, acronyms: set[str]) -> bool:
-    if _is_acronym(term):
-        # Written in capitals (GPG, LFS): a shouted "SYSTEM" is not the word "system".
-        return term in acronyms or re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text) is not None
-    # Short options are case-sensitive (-S is not -s); longer code is not (Node.js, node.js).
-    flags = 0 if len(term) <= 3 else re.IGNORECASE
-    return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, flags) is not None
-
-
-def code_terms(question: str) -> list[str]:
-    """The code a question names (`--no-ff`, `core.autocrlf`, a quoted name): its key terms less
-    acronyms, which plain prose spells out too ("U.S." for US)."""
-    return [term for term in key_terms(question) if not _is_acronym(term)]
-
-
-def names_all(terms: Sequence[str], text: str) -> bool:
-    """Whether `text` names every one of `terms` (code, as `missing_terms` reads it)."""
-    return bool(terms) and all(_present(term, text, set()) for term in terms)
-
-
 def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
     """Key terms of the question that none of the evidence texts mention."""
     terms = key_terms(question)
@@ -110,7 +59,7 @@ def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
         return []
     text = "\n".join(evidence)
     acronyms = _acronyms(text)
-    return [term for term in terms if not _present(term, text, acronyms)]
+    return [term for term in terms if not present(term, text, acronyms)]
 
 
 def score_margin(scores: NDArray[np.float64]) -> float:

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer import select
 from bookchat.answer.compose import Composition, Source, compose
-from bookchat.answer.coverage import code_terms, coverage_features, names_all
+from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import Candidate, Context, compared, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
@@ -24,6 +24,7 @@ from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.config import Settings
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import Unit, payload_units
+from bookchat.retrieval.named import code_terms, names_all
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit
 

@@ -6,14 +6,21 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from bookchat.retrieval.named import code_terms, names_all
 from bookchat.retrieval.sparse import sparse_query
 from bookchat.vectorstore import Hit, VectorStore
 from bookchat.vectorstore.base import Where
 
 # RRF gives equal fused scores to passages with mirrored ranks (2nd dense + 3rd BM25 and 3rd
 # dense + 2nd BM25), and the store orders such ties arbitrarily from one process to the next.
-# A few extra hits are fetched so ties at the cut are also broken by us, not by the store.
-TIE_SLACK = 5
+# A few extra hits are fetched so ties at the cut are also broken by us, not by the store, and so
+# a section whose heading names the question's code is found just past the cut (see search).
+SLACK = 5
+
+# How many passages of a section named by the question's code are brought to the front, from its
+# opening on: a section says what its subject is early, and the rest of the ranking keeps room.
+HEADED_PASSAGES = 3
+PAGE_PASSAGES = 100  # more than any page holds: a long lesson is ~40
 
 
 class Retriever:
@@ -39,14 +46,40 @@ class Retriever:
         limit: int,
         chapter: str | None = None,
     ) -> list[Hit]:
-        """Best passages first (blocking); `chapter` filters in the store, not afterwards."""
+        """Best passages first (blocking), sections whose heading names the question's code
+        before the rest; `chapter` filters in the store, not afterwards."""
         where: Where | None = {**self._scope, **({"chapter": chapter} if chapter else {})} or None
+        # A section whose heading names the code a question names is about that code, even when
+        # other passages share more of its words: "What is the purpose of the `package.xml`
+        # file?" ranks "2.4 Understanding package.xml" seventh, below analogies and launch files.
+        terms = code_terms(question)
         if not self._hybrid:
-            return self._store.search(vector, limit=limit, where=where)
-        fused = self._store.hybrid_search(
-            vector, sparse_query(question), limit=limit + TIE_SLACK, where=where
-        )
-        return self._with_cosine(fused, vector)[:limit]
+            hits = self._store.search(vector, limit=limit + SLACK if terms else limit, where=where)
+        else:
+            fused = self._store.hybrid_search(
+                vector, sparse_query(question), limit=limit + SLACK, where=where
+            )
+            hits = self._with_cosine(fused, vector)
+        return self._headed_first(hits, terms, vector, where)[:limit]
+
+    def _headed_first(
+        self, hits: list[Hit], terms: list[str], vector: Sequence[float], where: Where | None
+    ) -> list[Hit]:
+        """`hits` led by the first section among them whose heading names every one of `terms`,
+        from its opening passage on (fetched when it ranked lower); the rest keep their order."""
+        headed = next((h for h in hits if names_all(terms, _heading(h))), None)
+        if headed is None:
+            return hits
+        path, heading = str(headed.payload.get("path", "")), _heading(headed)
+        # One filtered search over the page (an indexed field) finds all of the section's passages.
+        on_page = {**(where or {}), "path": path}
+        page = self._store.search(vector, limit=PAGE_PASSAGES, where=on_page)
+        section = sorted(
+            (h for h in page if _heading(h) == heading),
+            key=lambda h: int(h.payload.get("position", 0) or 0),
+        )[:HEADED_PASSAGES] or [headed]
+        front = {h.chunk_id for h in section}
+        return section + [h for h in hits if h.chunk_id not in front]
 
     def _with_cosine(self, hits: list[Hit], vector: Sequence[float]) -> list[Hit]:
         # Fusion scores are rank-based and mean nothing against min_chunk_score; keep the fused
@@ -61,3 +94,7 @@ class Retriever:
             ranked.append((-round(hit.score, 9), -score, hit.chunk_id, hit))
         ranked.sort(key=lambda item: item[:3])
         return [Hit(chunk_id=h.chunk_id, score=-neg, payload=h.payload) for _, neg, _, h in ranked]
+
+
+def _heading(hit: Hit) -> str:
+    return str(hit.payload.get("section", ""))
