@@ -59,6 +59,25 @@ def test_a_list_item_whose_lead_announces_the_list_brings_the_whole_list() -> No
     ]
 
 
+def test_a_nested_item_brings_its_siblings_under_the_item_announcing_them_not_the_list() -> None:
+    text = """The workspace has three spaces:
+
+1. **Source space (`src/`)**:
+   - Where you create and edit your packages
+2. **Install space (`install/`)**:
+   - Compiled executables and libraries
+   - Setup scripts for sourcing your workspace
+3. **Log space (`log/`)**:
+   - Build logs and error messages"""
+    candidates = _candidates(text=text)
+    chosen = select.span(candidates, _scores(candidates, "Setup scripts"), 120)
+    assert _texts(chosen) == [
+        "- Setup scripts for sourcing your workspace",
+        "- Compiled executables and libraries",
+    ]
+    assert {c.unit.lead for c in chosen} == {"**Install space (`install/`)**:"}
+
+
 def test_a_sentence_ending_in_a_colon_brings_the_command_it_introduces() -> None:
     candidates = _candidates()
     chosen = select.span(candidates, _scores(candidates, "Sync the fork"), 120)

@@ -28,7 +28,7 @@ from tests.vectorstore.legacy import write_legacy_edge
 
 # Prose, a question, list items, a numbered item too short to keep, a table, a code fence, a
 # fragment, abbreviations and quotes, a bold numbered step, a heading: what the unit split decides
-# about each.
+# about each, and a list whose items are lists.
 SAMPLE = """A branch is a movable pointer to a commit. Creating one is cheap!
 Why does Git stay fast? Because it only writes a 41-byte file.
 
@@ -54,7 +54,12 @@ Version 2.23 added `git switch`. It splits checkout's jobs in two.
 `git commit --fixup=51b7d22` titles a commit `fixup! Add invoice model`; `--squash` titles it \
 `squash! Add invoice model`. Rebasing moves it up.
 
-Torvalds wrote "I'm an egotistical bastard." Then Junio C. Hamano took over as maintainer."""
+Torvalds wrote "I'm an egotistical bastard." Then Junio C. Hamano took over as maintainer.
+
+The four spaces:
+
+1. **Install space (`install/`)**:
+   - Setup scripts for sourcing your workspace"""
 
 # The units the current layout stands for. When the unit parser changes this, bump
 # SENTENCE_LAYOUT in bookchat/ingest/unit_vectors.py and pin the new units here under the new
@@ -63,8 +68,9 @@ PINNED = {
     # Answer units: list items, table rows read with their header, the code block, whole; a
     # numbered bold step keeps its number (and its bold) with its text; an end mark inside inline
     # code ends no sentence (5, 6); a closing quote stays with its sentence and an initial ends
-    # none (7).
-    7: [
+    # none (7); a nested item is read with the item announcing it, which is read with the list's
+    # lead-in (8).
+    8: [
         "A branch is a movable pointer to a commit.",
         "Creating one is cheap!",
         "Why does Git stay fast?",
@@ -84,6 +90,9 @@ PINNED = {
         "Rebasing moves it up.",
         'Torvalds wrote "I\'m an egotistical bastard."',
         "Then Junio C. Hamano took over as maintainer.",
+        "The four spaces:",
+        "The four spaces: **Install space (`install/`)**:",
+        "**Install space (`install/`)**: Setup scripts for sourcing your workspace",
     ],
 }
 

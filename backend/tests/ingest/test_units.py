@@ -61,6 +61,38 @@ def test_list_items_and_table_rows_and_code_carry_what_introduces_them() -> None
     assert code.lead == "Sync the fork:"
 
 
+NESTED = """The workspace has four spaces:
+
+1. **Source space (`src/`)**:
+   - Where you create and edit your packages
+
+2. **Install space (`install/`)**:
+   - Setup scripts for sourcing your workspace
+   - Generated automatically by colcon
+
+3. **Log space** holds build logs.
+   - Useful for debugging build failures"""
+
+
+def test_a_nested_item_is_read_with_the_item_that_announces_it() -> None:
+    units = {u.text: u for u in split_units(NESTED)}
+    setup = units["- Setup scripts for sourcing your workspace"]
+    assert setup.lead == "**Install space (`install/`)**:"
+    assert setup.plain == (
+        "**Install space (`install/`)**: Setup scripts for sourcing your workspace"
+    )
+    source = units["- Where you create and edit your packages"]
+    assert source.lead == "**Source space (`src/`)**:"
+
+
+def test_a_list_keeps_its_lead_in_across_blank_lines() -> None:
+    units = {u.text: u for u in split_units(NESTED)}
+    for item in ("1. **Source space (`src/`)**:", "2. **Install space (`install/`)**:"):
+        assert units[item].lead == "The workspace has four spaces:"
+    # An item that announces nothing leaves its nested items with the list's lead-in.
+    assert units["- Useful for debugging build failures"].lead == "The workspace has four spaces:"
+
+
 def test_everything_under_a_furniture_heading_is_furniture() -> None:
     units = split_units(
         "- Explain what a node is.\n- Build a package.", ("Lesson", "Learning Objectives")

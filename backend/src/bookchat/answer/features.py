@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.ingest.units import ROLES, Unit
+from bookchat.ingest.units import ROLES, Unit, announces
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
 
@@ -330,7 +330,7 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
             "has_capname": bool(_CAPNAME.search(text)),
             "has_code": bool(_CODE.search(c.unit.text)) or c.unit.role == "code",
             "has_reason": bool(_REASON.search(text)),
-            "ends_colon": c.unit.text.rstrip("*_` ").endswith(":"),
+            "ends_colon": announces(c.unit.text),
         }
         values = {
             "bias": 1.0,

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer.compose import cost, words
 from bookchat.answer.features import Candidate, asked_list, content_terms, defined
-from bookchat.ingest.units import ANAPHOR
+from bookchat.ingest.units import ANAPHOR, announces
 
 # Other units join the best one when their score is at least this share of its score.
 NEAR_BEST = 0.3
@@ -232,7 +232,7 @@ def _complete(
     nxt = _next(candidates, unit)
     if _announced(unit):
         # The lead-in announces the list: the whole list answers, when it fits.
-        budget.take_all(_block(candidates, unit))
+        budget.take_all(_list(candidates, unit))
     elif role == "definition" and nxt is not None and nxt.unit.block == unit.unit.block:
         budget.take(nxt)
     elif _introduces(unit) and nxt is not None:
@@ -270,16 +270,22 @@ def _with_antecedents(candidates: Sequence[Candidate], budget: _Budget) -> None:
 
 def _announced(c: Candidate) -> bool:
     """A list item whose lead-in announces the list ("Each link can have three components:")."""
-    return c.unit.role == "list_item" and c.unit.lead.rstrip("*_` ").endswith(":")
+    return c.unit.role == "list_item" and announces(c.unit.lead)
 
 
 def _take(candidates: Sequence[Candidate], c: Candidate, budget: _Budget) -> bool:
     """Take `c`, or, for an item of an announced list, its whole list or nothing."""
-    return budget.take_all(_block(candidates, c)) if _announced(c) else budget.take(c)
+    return budget.take_all(_list(candidates, c)) if _announced(c) else budget.take(c)
+
+
+def _list(candidates: Sequence[Candidate], of: Candidate) -> list[Candidate]:
+    """The items announced by the lead-in of `of`: its block's items under the same lead-in (a
+    nested list's items, without the items around the one that announces them)."""
+    return [c for c in _block(candidates, of) if c.unit.lead == of.unit.lead]
 
 
 def _introduces(c: Candidate) -> bool:
-    return c.unit.text.rstrip("*_` ").endswith(":")
+    return announces(c.unit.text)
 
 
 def _without_dangling(candidates: Sequence[Candidate], taken: list[Candidate]) -> list[Candidate]:

@@ -34,8 +34,9 @@ from bookchat.vectorstore.base import StoredSentences
 # on a pronoun keeps the one it leans on (`Unit.before`). 6: a piece with a backtick joins an
 # open code span even when it opens another (`fixup! X`; `squash! X`). 7: a closing quote or
 # bracket stays with its sentence, and no sentence ends after an initial ("John B. Weller"), a
-# title ("Dr.") or "e.g.".
-SENTENCE_LAYOUT = 7
+# title ("Dr.") or "e.g.". 8: a nested list item is read with the item above it when that item
+# announces it ("3. **Install space**:"), and a list keeps its lead-in across blank lines.
+SENTENCE_LAYOUT = 8
 
 
 def chunk_sentences(payload: Mapping[str, Any]) -> list[str]:

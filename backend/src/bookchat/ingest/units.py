@@ -108,7 +108,7 @@ class Unit:
             body = "\n".join(line for line in self.text.splitlines() if not FENCE.match(line))
             return f"{self.lead} {body}".strip()[:600]
         text = _QUOTE.sub("", LIST_ITEM.sub("", self.text, count=1))
-        if self.role in ("list_item", "furniture") and self.lead.rstrip("*_` ").endswith(":"):
+        if self.role in ("list_item", "furniture") and announces(self.lead):
             # "**Action Components**:" names what each item is one of: the item alone does not.
             return f"{self.lead} {text}"
         return text
@@ -247,14 +247,22 @@ def _blocks(text: str) -> Iterator[_Block]:
         yield current
 
 
-def _list_items(lines: Sequence[str]) -> list[str]:
-    items: list[str] = []
+def _list_items(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """A list's items with their indent (continuation lines joined to the item above)."""
+    items: list[tuple[int, str]] = []
     for line in lines:
-        if LIST_ITEM.match(line) or not items:
-            items.append(line.strip())
+        marker = LIST_ITEM.match(line)
+        if marker or not items:
+            items.append((len(marker.group(1)) if marker else 0, line.strip()))
         else:
-            items[-1] += " " + line.strip()
+            indent, text = items[-1]
+            items[-1] = (indent, f"{text} {line.strip()}")
     return items
+
+
+def announces(text: str) -> bool:
+    """Whether a sentence or item ends on a colon, announcing what follows ("**Key Points**:")."""
+    return text.rstrip("*_` ").endswith(":")
 
 
 def _prose_units(sentences: Sequence[str], block: int) -> list[Unit]:
@@ -274,6 +282,9 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
     furniture = any(is_furniture_heading(h) for h in heading_path[1:])
     units: list[Unit] = []
     last_sentence = ""  # the prose sentence just before the current block
+    list_lead = ""  # the lead-in of the list being read, kept across its blank lines
+    parents: list[tuple[int, str]] = []  # the open items above the next one: (indent, text)
+    previous = ""  # the kind of the block before
     for number, block in enumerate(_blocks(markdown)):
         found: list[Unit] = []
         if block.kind == "prose":
@@ -284,8 +295,17 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
             found = [Unit(f"> {s}", "admonition", "", number) for s in _sentences(text)]
             found = [u for u in found if _quotable(u.text[2:])]
         elif block.kind == "list":
-            lead = last_sentence
-            for item in _list_items(block.lines):
+            if previous != "list":
+                # A blank line between items does not end a list: its lead-in still holds.
+                list_lead, parents = last_sentence, []
+            for indent, item in _list_items(block.lines):
+                while parents and parents[-1][0] >= indent:
+                    parents.pop()
+                # A nested item belongs to the item above it ("3. **Install space**:" over
+                # "- Setup scripts for sourcing your workspace"), which announces it.
+                above = LIST_ITEM.sub("", parents[-1][1], count=1) if parents else ""
+                lead = above if announces(above) else list_lead
+                parents.append((indent, item))
                 role: Role = (
                     "furniture" if _LINK_ONLY.match(LIST_ITEM.sub("", item)) else "list_item"
                 )
@@ -299,7 +319,7 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
                 if _quotable(" ".join(_cells(row))):
                     found.append(Unit(row, "table_row", lead, number))
         else:
-            intro = last_sentence if last_sentence.rstrip("*_` ").endswith(":") else ""
+            intro = last_sentence if announces(last_sentence) else ""
             found = [Unit("\n".join(block.lines), "code", intro, number)]
         if furniture:
             found = [replace(u, role="furniture") for u in found]
@@ -307,6 +327,7 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
         # A lead-in may be too short to quote on its own ("Robots need:"), never to introduce.
         said = _sentences(" ".join(line.strip() for line in block.lines))
         last_sentence = said[-1] if block.kind == "prose" and said else ""
+        previous = block.kind
     return units
 
 
