@@ -87,6 +87,11 @@ def test_a_comparison_question_names_the_things_it_compares() -> None:
         "git fetch",
         "git pull",
     )
+    # A side that extends the other keeps the words that tell the two apart.
+    assert compared("What's the difference between git diff and git diff --staged?") == (
+        "git diff",
+        "git diff --staged",
+    )
     assert compared("What is the difference between a node and a topic in ROS 2?") == (
         "node",
         "topic",

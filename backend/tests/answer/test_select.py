@@ -343,6 +343,24 @@ def test_a_comparison_answer_that_names_one_side_only_brings_the_best_unit_namin
     assert select.with_compared(candidates, scores, chosen, ("-s ours", "-X ours"), 120) == chosen
 
 
+def test_a_side_that_another_side_extends_is_named_only_on_its_own() -> None:
+    text = """| Command | Compares |
+| --- | --- |
+| `git diff --staged` | Index with `HEAD` (staged changes) |
+| `git diff A...B` | The merge base of `A` and `B` with `B` |
+| `git diff` | Working tree with the index (unstaged changes) |"""
+    candidates = _candidates(text=text)
+    scores = np.array([0.9, 0.05, 0.03])
+    chosen = select.span(candidates, scores, 120)
+    assert _texts(chosen) == ["| `git diff --staged` | Index with `HEAD` (staged changes) |"]
+    # "`git diff --staged`" and "`git diff A...B`" do not name `git diff`: its own row is added.
+    both = select.with_compared(candidates, scores, chosen, ("git diff", "git diff --staged"), 120)
+    assert _texts(both) == [
+        *_texts(chosen),
+        "| `git diff` | Working tree with the index (unstaged changes) |",
+    ]
+
+
 def test_what_is_x_is_answered_by_the_definition_of_x_over_a_higher_scored_row() -> None:
     text = (
         "| Command | Effect |\n| --- | --- |\n| `git branch topic` | Create a branch |\n\n"

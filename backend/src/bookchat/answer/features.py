@@ -108,9 +108,11 @@ def compared(question: str) -> tuple[str, ...]:
     terms = [_ARTICLE.sub("", p.strip(" `*\"'")) for p in parts if p.strip()]
     if len(terms) < 2:
         return ()
-    # "the pre-receive and update hooks": the last term's extra words name what all of them are.
-    longest = max(len(t.split()) for t in terms[:-1])
-    terms[-1] = " ".join(terms[-1].split()[:longest])
+    # "the pre-receive and update hooks": the last term's extra words name what all of them are;
+    # unless it extends another term ("git diff and git diff --staged"), which they tell apart.
+    if not any(terms[-1].lower().startswith(t.lower() + " ") for t in terms[:-1]):
+        longest = max(len(t.split()) for t in terms[:-1])
+        terms[-1] = " ".join(terms[-1].split()[:longest])
     return tuple(terms)
 
 

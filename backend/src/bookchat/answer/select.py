@@ -377,8 +377,14 @@ def _names(c: Candidate, key: re.Pattern[str]) -> bool:
     return bool(key.search(f"{c.unit.lead} {c.unit.text}"))
 
 
-def _term_key(term: str) -> re.Pattern[str]:
-    """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural."""
+def _term_key(term: str, terms: Sequence[str] = ()) -> re.Pattern[str]:
+    """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural; a
+    term another compared term extends ("git diff" and "git diff --staged") only as a whole that
+    ends there: "`git diff --staged`" and "`git diff A...B`" do not name `git diff`."""
+    prefix = term.lower() + " "
+    if any(t.lower().startswith(prefix) for t in terms):
+        ends = r"(?=`|\s*[|,;:)]|\.(?:\s|$)|\s*$)"
+        return re.compile(rf"(?<![\w.-]){re.escape(term)}{ends}", re.IGNORECASE)
     word = term.split()[-1].lower()
     return re.compile(rf"(?<![\w.-]){_either_number(word)}(?![\w-])", re.IGNORECASE)
 
@@ -393,7 +399,7 @@ def with_compared(
     """`chosen` plus, for each compared term it never names, the best unit that does (never
     furniture, with what it needs to be read), when it fits: "the difference between a node
     and a topic" answered about nodes alone tells half the answer."""
-    keys = list({k.pattern: k for k in map(_term_key, terms)}.values())
+    keys = list({k.pattern: k for k in (_term_key(t, terms) for t in terms)}.values())
     if len(keys) < 2:
         return chosen
     budget = _Budget(max_words)
