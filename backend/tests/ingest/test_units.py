@@ -91,6 +91,10 @@ def test_a_list_keeps_its_lead_in_across_blank_lines() -> None:
         assert units[item].lead == "The workspace has four spaces:"
     # An item that announces nothing leaves its nested items with the list's lead-in.
     assert units["- Useful for debugging build failures"].lead == "The workspace has four spaces:"
+    # A heading ends the list: the next list has no lead-in of its own to take.
+    after = split_units(f"{NESTED}\n\n## Next\n\n- A list that follows a heading")
+    assert after[-1].text == "- A list that follows a heading"
+    assert after[-1].lead == ""
 
 
 def test_everything_under_a_furniture_heading_is_furniture() -> None:

@@ -199,12 +199,12 @@ def _prose_role(sentence: str) -> Role:
 
 @dataclass(slots=True)
 class _Block:
-    kind: Literal["prose", "list", "table", "code", "quote"]
+    kind: Literal["prose", "list", "table", "code", "quote", "heading"]
     lines: list[str]
 
 
 def _blocks(text: str) -> Iterator[_Block]:
-    """Paragraphs, lists, tables, fenced code and quotes, in reading order."""
+    """Paragraphs, lists, tables, fenced code, quotes and headings, in reading order."""
     current: _Block | None = None
     in_fence = False
     for line in text.splitlines():
@@ -226,6 +226,8 @@ def _blocks(text: str) -> Iterator[_Block]:
             if current:
                 yield current
             current = None
+            if stripped:
+                yield _Block("heading", [stripped])  # never quoted, but it ends a list
             continue
         kind: Literal["prose", "list", "table", "code", "quote"]
         if stripped.startswith("|") and stripped.count("|") >= 2:
@@ -287,6 +289,9 @@ def split_units(markdown: str, heading_path: Sequence[str] = ()) -> list[Unit]:
     previous = ""  # the kind of the block before
     for number, block in enumerate(_blocks(markdown)):
         found: list[Unit] = []
+        if block.kind == "heading":
+            last_sentence, previous = "", block.kind
+            continue
         if block.kind == "prose":
             text = " ".join(line.strip() for line in block.lines)
             found = _prose_units(_sentences(text), number)
