@@ -4,15 +4,9 @@ and what is the reader told when it does not?
 The coverage model (answer/model.py) decides from what the best passage offers
 (`coverage_features`); named things are one of its inputs and also a rule of their own.
 
-Named things: the code and acronyms a question names must appear in the passages answering it.
-
-Sentence similarity cannot tell "What does git rebase --onto do?" from the section on what
-`git rebase` does: both are about rebasing, and the one token that matters is `--onto`. So the
-options, config keys, file names, paths, versions and acronyms a question names are looked for in
-the evidence; when one is absent, the book does not answer *that* question, however close the
-topic. Capitalised names are not checked: readers misspell them and take them from context the
-passage leaves out ("the last Huguenot congregation in the US"), which cost more answers than it
-saved abstentions (decisions.md, "Named terms").
+Named things (retrieval/named.py): when the passages lack an option, config key, file name,
+path, version or acronym the question names, the book does not answer *that* question, however
+close the topic ("What does git rebase --onto do?" against the section on `git rebase`).
 
 The decline: what the reader is told when the book, chapter or selection does not answer, where
 they are pointed instead, and how far to trust an answer (confidence, 0.5 at the coverage

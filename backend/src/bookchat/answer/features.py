@@ -113,10 +113,15 @@ def compared(question: str) -> tuple[str, ...]:
         return ()
     # "the pre-receive and update hooks": the last term's extra words name what all of them are;
     # unless it extends another term ("git diff and git diff --staged"), which they tell apart.
-    if not any(terms[-1].lower().startswith(t.lower() + " ") for t in terms[:-1]):
+    if not any(extends(terms[-1], t) for t in terms[:-1]):
         longest = max(len(t.split()) for t in terms[:-1])
         terms[-1] = " ".join(terms[-1].split()[:longest])
     return tuple(terms)
+
+
+def extends(term: str, other: str) -> bool:
+    """Whether `term` is `other` with more words after it ("git diff --staged", "git diff")."""
+    return term.lower().startswith(other.lower() + " ")
 
 
 # "What is a fast-forward merge?", "What are remote-tracking branches in Git?": the term asked

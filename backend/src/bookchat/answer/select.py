@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.compose import cost, words
-from bookchat.answer.features import Candidate, asked_list, content_terms, defined
+from bookchat.answer.features import Candidate, asked_list, content_terms, defined, extends
 from bookchat.ingest.units import ANAPHOR, announces
 
 # Other units join the best one when their score is at least this share of its score.
@@ -381,8 +381,7 @@ def _term_key(term: str, terms: Sequence[str] = ()) -> re.Pattern[str]:
     """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural; a
     term another compared term extends ("git diff" and "git diff --staged") only as a whole that
     ends there: "`git diff --staged`" and "`git diff A...B`" do not name `git diff`."""
-    prefix = term.lower() + " "
-    if any(t.lower().startswith(prefix) for t in terms):
+    if any(extends(t, term) for t in terms):
         ends = r"(?=`|\s*[|,;:)]|\.(?:\s|$)|\s*$)"
         return re.compile(rf"(?<![\w.-]){re.escape(term)}{ends}", re.IGNORECASE)
     word = term.split()[-1].lower()

@@ -5,6 +5,9 @@ Sentence similarity cannot tell "What does git rebase --onto do?" from the secti
 options, config keys, file names, paths, versions and acronyms a question names are therefore
 read apart from its words: retrieval brings forward the sections whose heading names the
 question's code, and coverage declines when the passages lack a term (answer/coverage.py).
+Capitalised names are not named terms: readers misspell them and take them from context the
+passage leaves out ("the last Huguenot congregation in the US"), which cost more answers than it
+saved abstentions (decisions.md, "Named terms").
 """
 
 from __future__ import annotations
