@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bookchat.answer.features import compared, content_terms, defined, idf_weights, overlap
+from bookchat.answer.features import compared, content_terms, idf_weights, overlap
 
 
 def test_content_terms_drop_stop_words_and_strip_inflections() -> None:
@@ -107,15 +107,6 @@ def test_a_comparison_question_names_the_things_it_compares() -> None:
     )
     assert compared("When should I use merge vs. rebase?")[-1] == "rebase"
     assert compared("How do I undo my last commit?") == ()
-
-
-def test_a_what_is_question_names_the_term_it_asks_to_define() -> None:
-    assert defined("What is a branch in Git?") == "branch"
-    assert defined("What's a detached HEAD?") == "detached HEAD"
-    assert defined("What are remote-tracking branches?") == "remote-tracking branches"
-    # A question that asks more than what the term is defines nothing.
-    assert defined("What is the name of the king who ruled France in 1200?") is None
-    assert defined("How do I create a branch?") is None
 
 
 def test_a_question_asks_for_a_list_only_when_it_asks_what_the_n_things_are() -> None:

@@ -48,6 +48,18 @@ async def test_an_option_the_passages_never_name_is_declined_though_the_topic_ma
     assert grounding.composition is None and not grounding.covered
 
 
+async def test_what_is_x_is_answered_by_the_section_titled_x_though_its_words_differ(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    # "Shallow clone" never says "shallow": the coverage model alone declines this question.
+    question = "What is a shallow clone?"
+    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+    assert grounding.composition is not None
+    assert grounding.composition.citations[0].section == "Shallow clone"
+    assert grounding.composition.answer.startswith("`git clone --depth 1 <url>` fetches only")
+    assert grounding.best_support >= grounding.threshold
+
+
 async def test_a_chapter_question_only_draws_on_that_chapter(
     grounder: Grounder, embedder: Embedder
 ) -> None:

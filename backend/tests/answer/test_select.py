@@ -380,6 +380,37 @@ def test_what_is_x_is_answered_by_the_definition_of_x_over_a_higher_scored_row()
     assert select.definition_first(candidates, scores, None) is scores
 
 
+def test_what_is_x_without_a_definition_is_answered_by_the_opening_of_the_section_titled_x() -> (
+    None
+):
+    text = (
+        "If the current tip is an ancestor of the other tip, Git just moves the branch forward. "
+        "This fast-forward creates no commit.\n\n"
+        "| Option | Behavior |\n| --- | --- |\n| `--ff` | Fast-forward when possible |"
+    )
+    units = split_units(text)
+    candidates = [
+        Candidate(u, 0, i, len(units), "Fast-forward merges", "Merging")
+        for i, u in enumerate(units)
+    ]
+    scores = np.array([0.2, 0.1, 0.7])
+    raised = select.definition_first(candidates, scores, "fast-forward merge")
+    assert _texts(select.span(candidates, raised, 40))[:2] == [
+        "If the current tip is an ancestor of the other tip, Git just moves the branch forward.",
+        "This fast-forward creates no commit.",
+    ]
+    # A section that merely mentions the term is not its title.
+    assert select.definition_first(candidates, scores, "merge") is scores
+
+
+def test_a_section_titled_x_that_opens_on_a_list_is_not_read_as_defining_x() -> None:
+    units = split_units("- Influential monocular SLAM system\n- Reality gap mitigation")
+    candidates = [
+        Candidate(u, 0, i, len(units), "Visual SLAM", "References") for i, u in enumerate(units)
+    ]
+    assert select.opening(candidates, "visual SLAM") is None
+
+
 def test_what_are_the_three_x_is_answered_by_the_three_item_list_whose_lead_in_names_x() -> None:
     text = (
         "**Action (ROS 2)**: Long-running tasks with feedback and cancellation.\n\n"

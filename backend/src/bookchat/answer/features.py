@@ -124,21 +124,6 @@ def extends(term: str, other: str) -> bool:
     return term.lower().startswith(other.lower() + " ")
 
 
-# "What is a fast-forward merge?", "What are remote-tracking branches in Git?": the term asked
-# about, when that is all the question asks (a few words, nothing after but where it lives).
-_DEFINED = re.compile(
-    r"^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?"
-    r"(?P<term>[\w`.'+-]+(?:\s+[\w`.'+-]+){0,3}?)(?:\s+in\s+[\w\s.-]+)?\s*\?\s*$",
-    re.IGNORECASE,
-)
-
-
-def defined(question: str) -> str | None:
-    """The term a "What is X?" question asks to define, else None."""
-    found = _DEFINED.match(question)
-    return found["term"].strip("`") if found else None
-
-
 QUESTION_TYPES = ("who", "when", "where", "number", "define", "how_to", "why", "compare", "other")
 
 _QTYPE = (

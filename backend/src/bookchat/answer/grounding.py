@@ -24,7 +24,7 @@ from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.config import Settings
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import Unit, payload_units
-from bookchat.retrieval.named import code_terms, names_all
+from bookchat.retrieval.named import code_terms, defined, names_all
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit
 
@@ -156,7 +156,13 @@ def decide(
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
-    if covered < (model.threshold(judged.coverage) if threshold is None else threshold):
+    needed = model.threshold(judged.coverage) if threshold is None else threshold
+    if select.opening(judged.candidates, defined(judged.question)) is not None:
+        # A section titled X is the book's answer to "What is X?", however few of its words the
+        # question shares ("`git clone --depth 1 <url>` fetches only the latest commit" under
+        # "Shallow clone"): covered, at the least confidence an answer is given with.
+        covered = max(covered, needed)
+    if covered < needed:
         return None, covered
     if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
         # A named option, key or acronym the passages lack: the book answers a nearby question,

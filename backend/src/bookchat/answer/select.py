@@ -17,8 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.compose import cost, words
-from bookchat.answer.features import Candidate, asked_list, content_terms, defined, extends
+from bookchat.answer.features import Candidate, asked_list, content_terms, extends
 from bookchat.ingest.units import ANAPHOR, announces
+from bookchat.retrieval.named import defined, titled
 
 # Other units join the best one when their score is at least this share of its score.
 NEAR_BEST = 0.3
@@ -93,11 +94,31 @@ def _to_top(scores: NDArray[np.float64], order: Sequence[int]) -> NDArray[np.flo
 def definition_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> NDArray[np.float64]:
-    """`scores` with the best unit defining `term` ("A fast-forward merge is …", "**Branch**:
-    …") raised to the top: "What is X?" is answered by X's definition, not by the table row or
-    the command that names X most often."""
-    best = _best_defining(candidates, scores, _defining(term)) if term else None
+    """`scores` with the best unit defining `term` ("A branch is …", "**Branch**: …") raised
+    to the top, else the opening of the section titled `term`: "What is X?" is answered by X's
+    definition, not by the table row or the command that names X most often, and a section
+    titled "Fast-forward merges" says what one is first ("If the current tip is an ancestor of
+    the other branch's tip, … Git just moves the current branch forward")."""
+    if not term:
+        return scores
+    best = _best_defining(candidates, scores, _defining(term))
+    if best is None:
+        best = opening(candidates, term)
     return scores if best is None else _to_top(scores, [best])
+
+
+def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
+    """The first sentence of the section titled `term` among `candidates`, if any.
+
+    A sentence, not a list item or a table row: a section that opens with a list of links
+    ("Visual SLAM" in a reading list) or whose sentences were not retrieved is not read as
+    saying what its title is."""
+    titled_here = [
+        i
+        for i, c in enumerate(candidates)
+        if c.first_chunk and c.unit.role in ("prose", "definition") and titled(term, c.heading)
+    ]
+    return min(titled_here, key=lambda i: _place(candidates[i])) if titled_here else None
 
 
 def definitions_compared(

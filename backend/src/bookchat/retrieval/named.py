@@ -1,10 +1,13 @@
-"""Named things: the code and acronyms a question names, and whether a text names them.
+"""Named things: the code and acronyms a question names, the term a "What is X?" question asks
+to define, and whether a text or a heading names them.
 
 Sentence similarity cannot tell "What does git rebase --onto do?" from the section on what
 `git rebase` does: both are about rebasing, and the one token that matters is `--onto`. The
 options, config keys, file names, paths, versions and acronyms a question names are therefore
 read apart from its words: retrieval brings forward the sections whose heading names the
 question's code, and coverage declines when the passages lack a term (answer/coverage.py).
+Likewise a section titled "Shallow clone" is the book's own answer to "What is a shallow
+clone?", whether or not its sentences repeat the words.
 Capitalised names are not named terms: readers misspell them and take them from context the
 passage leaves out ("the last Huguenot congregation in the US"), which cost more answers than it
 saved abstentions (decisions.md, "Named terms").
@@ -70,3 +73,51 @@ def present(term: str, text: str, acronyms: Collection[str] = ()) -> bool:
 def names_all(terms: Sequence[str], text: str) -> bool:
     """Whether `text` names every one of `terms` (and there is at least one)."""
     return bool(terms) and all(present(term, text) for term in terms)
+
+
+# "What is a fast-forward merge?", "What are remote-tracking branches in Git?": the term asked
+# about, when that is all the question asks (a few words, nothing after but where it lives).
+_DEFINED = re.compile(
+    r"^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?"
+    r"(?P<term>[\w`.'+-]+(?:\s+[\w`.'+-]+){0,3}?)(?:\s+in\s+[\w\s.-]+)?\s*\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def defined(question: str) -> str | None:
+    """The term a "What is X?" question asks to define, else None."""
+    found = _DEFINED.match(question)
+    return found["term"].strip("`") if found else None
+
+
+# What a heading wraps around its subject: a number ("2.4", "3."), a question ("What are Launch
+# Files?") and what it is done with ("Garbage collection with git gc"; stored headings are plain
+# text, so the command is no longer marked as code).
+_HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
+_HEADING_QUESTION = re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?P<subject>.+?)\s*\?$", re.I)
+_HEADING_MEANS = re.compile(r"\s+(?:with|using)\s+\S.*$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+
+
+def _singular(word: str) -> str:
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _subject_words(text: str) -> list[str]:
+    text = _HEADING_NUMBER.sub("", text.strip())
+    asked = _HEADING_QUESTION.match(text)
+    text = asked["subject"] if asked else text
+    text = _ARTICLE.sub("", _HEADING_MEANS.sub("", text))
+    words = re.sub(r"[`*_]", "", text).lower().split()
+    if words:
+        # Singular and plural title the same thing: "Fast-forward merges", "a fast-forward merge".
+        words[-1] = _singular(words[-1])
+    return words
+
+
+def titled(term: str | None, heading: str) -> bool:
+    """Whether `heading` is `term`'s own title ("Shallow clone" for "shallow clone", "Detached
+    `HEAD`" for "detached HEAD", "What are Launch Files?" for "launch files")."""
+    return bool(term) and bool(heading) and _subject_words(heading) == _subject_words(term or "")
