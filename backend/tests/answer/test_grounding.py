@@ -60,6 +60,19 @@ async def test_what_is_x_is_answered_by_the_section_titled_x_though_its_words_di
     assert grounding.best_support >= grounding.threshold
 
 
+async def test_a_comparison_opens_on_the_sections_titled_with_its_sides_in_its_order(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    question = "Shallow clone vs sparse checkout?"
+    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+    assert grounding.composition is not None
+    sections = [c.section for c in grounding.composition.citations]
+    assert sections[:2] == ["Shallow clone", "Sparse checkout"]
+    answer = grounding.composition.answer
+    assert "`git clone --depth 1 <url>` fetches only" in answer
+    assert "`git sparse-checkout` limits the working tree" in answer
+
+
 async def test_a_chapter_question_only_draws_on_that_chapter(
     grounder: Grounder, embedder: Embedder
 ) -> None:

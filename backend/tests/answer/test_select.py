@@ -486,3 +486,30 @@ def test_a_comparison_without_definitions_opens_on_what_is_said_of_each_side_in_
     ]
     # "A rebase can stop …" is said of one rebase, not of rebases: it defines nothing.
     assert select.definitions_compared(candidates, scores, ("rebase", "squash")) is scores
+
+
+def test_a_comparison_without_definitions_opens_on_the_sections_titled_with_each_side() -> None:
+    shallow = split_units("`git clone --depth 1 <url>` fetches only the latest commit.")
+    partial = split_units("Objects are fetched on demand from the server by such a clone.")
+    candidates = [
+        Candidate(shallow[0], 0, 0, 1, "Shallow clone", "Monorepos"),
+        Candidate(partial[0], 1, 0, 1, "Partial clone", "Monorepos"),
+        *_candidates(),
+    ]
+    scores = _scores(candidates, "Sync the fork")
+    raised = select.definitions_compared(candidates, scores, ("partial clone", "shallow clone"))
+    assert _first(candidates, raised) == [
+        "Objects are fetched on demand from the server by such a clone.",
+        "`git clone --depth 1 <url>` fetches only the latest commit.",
+    ]
+    assert select.titled_openings(candidates, ("partial clone", "shallow clone")) == [1, 0]
+    # Sides ending on the same word are told apart by their whole names and sections: an answer
+    # about the shallow clone alone gets the partial clone's opening too.
+    terms = ("shallow clone", "partial clone")
+    assert _texts(select.with_compared(candidates, scores, candidates[:1], terms, 80)) == [
+        "`git clone --depth 1 <url>` fetches only the latest commit.",
+        "Objects are fetched on demand from the server by such a clone.",
+    ]
+    # Every side needs its section: one titled side alone says nothing of the other.
+    assert select.titled_openings(candidates, ("partial clone", "sparse checkout")) == []
+    assert select.titled_openings(candidates, ()) == []

@@ -157,10 +157,13 @@ def decide(
         return None, 0.0
     covered = model.covered(judged.coverage)
     needed = model.threshold(judged.coverage) if threshold is None else threshold
-    if select.opening(judged.candidates, defined(judged.question)) is not None:
-        # A section titled X is the book's answer to "What is X?", however few of its words the
-        # question shares ("`git clone --depth 1 <url>` fetches only the latest commit" under
-        # "Shallow clone"): covered, at the least confidence an answer is given with.
+    terms = compared(judged.question)
+    term = defined(judged.question)
+    if select.titled_openings(judged.candidates, [term] if term else terms):
+        # A section titled X is the book's answer to "What is X?", sections titled X and Y to
+        # "the difference between X and Y", however few of their words the question shares
+        # ("`git clone --depth 1 <url>` fetches only the latest commit" under "Shallow clone"):
+        # covered, at the least confidence an answer is given with.
         covered = max(covered, needed)
     if covered < needed:
         return None, covered
@@ -168,7 +171,6 @@ def decide(
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
-    terms = compared(judged.question)
     scores = select.shape_first(judged.candidates, judged.scores, judged.question, terms)
     best = select.best_index(judged.candidates, scores)
     if scores[best] >= model.span_threshold:

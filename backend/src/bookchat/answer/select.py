@@ -121,6 +121,13 @@ def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
     return min(titled_here, key=lambda i: _place(candidates[i])) if titled_here else None
 
 
+def titled_openings(candidates: Sequence[Candidate], terms: Sequence[str]) -> list[int]:
+    """The opening sentence of the section titled with each of `terms`, or [] unless every one
+    of them (one at least) has its section among `candidates`."""
+    found = [opening(candidates, term) for term in terms]
+    return [i for i in found if i is not None] if terms and None not in found else []
+
+
 def definitions_compared(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], terms: Sequence[str]
 ) -> NDArray[np.float64]:
@@ -128,15 +135,18 @@ def definitions_compared(
     order: "the difference between a workspace and a package" is first what each of them is ("A
     **workspace** is a top-level directory …"), and "a node and a topic" the two items
     "**Nodes**: Independent executables …" and "**Topics**: Named channels …", not a sentence
-    about sourcing the workspace. Without a definition, the best sentence or item with the term
-    as its subject ("Services provide synchronous request-response communication …"). A side
-    with neither is left to `with_compared`."""
+    about sourcing the workspace. Without a definition, the opening sentence of the section
+    titled with the term ("Shallow clone", "Partial clone"), else the best sentence or item
+    with the term as its subject ("Services provide synchronous request-response communication
+    …"). A side with none of them is left to `with_compared`."""
     found: list[int] = []
     for term in terms:
         *qualifiers, word = term.split()
         best = _best_defining(
             candidates, scores, _defining(word, qualifiers), ("definition", "list_item")
         )
+        if best is None:
+            best = opening(candidates, term)
         if best is None:
             subject = _defining(word, qualifiers, any_verb=True)
             best = _best_defining(candidates, scores, subject, ("definition", "list_item", "prose"))
@@ -399,13 +409,19 @@ def _names(c: Candidate, key: re.Pattern[str]) -> bool:
 
 
 def _term_key(term: str, terms: Sequence[str] = ()) -> re.Pattern[str]:
-    """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural; a
+    """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural; the
+    whole term when another one ends on the same word ("shallow clone", "partial clone"); a
     term another compared term extends ("git diff" and "git diff --staged") only as a whole that
     ends there: "`git diff --staged`" and "`git diff A...B`" do not name `git diff`."""
     if any(extends(t, term) for t in terms):
         ends = r"(?=`|\s*[|,;:)]|\.(?:\s|$)|\s*$)"
         return re.compile(rf"(?<![\w.-]){re.escape(term)}{ends}", re.IGNORECASE)
-    word = term.split()[-1].lower()
+    *before, word = term.lower().split()
+    if before and any(t != term and t.lower().split()[-1] == word for t in terms):
+        words = r"[*_`\s]+".join(re.escape(w) for w in before)
+        return re.compile(
+            rf"(?<![\w.-]){words}[*_`\s]+{_either_number(word)}(?![\w-])", re.IGNORECASE
+        )
     return re.compile(rf"(?<![\w.-]){_either_number(word)}(?![\w-])", re.IGNORECASE)
 
 
@@ -416,21 +432,24 @@ def with_compared(
     terms: Sequence[str],
     max_words: int,
 ) -> list[Candidate]:
-    """`chosen` plus, for each compared term it never names, the best unit that does (never
-    furniture, with what it needs to be read), when it fits: "the difference between a node
-    and a topic" answered about nodes alone tells half the answer."""
-    keys = list({k.pattern: k for k in (_term_key(t, terms) for t in terms)}.values())
+    """`chosen` plus, for each compared term it never names, the opening of the section titled
+    with it or else the best unit that names it (never furniture, with what it needs to be
+    read), when it fits: "the difference between a node and a topic" answered about nodes
+    alone tells half the answer."""
+    keys = {k.pattern: (t, k) for t, k in ((t, _term_key(t, terms)) for t in terms)}
     if len(keys) < 2:
         return chosen
     budget = _Budget(max_words)
     for c in chosen:
         budget.take(c)
-    for key in keys:
-        if any(_names(c, key) for c in budget.taken):
+    for term, key in keys.values():
+        if any(_names(c, key) or titled(term, c.heading) for c in budget.taken):
             continue
-        for i in np.argsort(-scores, kind="stable"):
-            c = candidates[int(i)]
-            if c.unit.role != "furniture" and _names(c, key):
+        first = opening(candidates, term)
+        order = [first] if first is not None else []
+        for i in [*order, *(int(i) for i in np.argsort(-scores, kind="stable"))]:
+            c = candidates[i]
+            if i == first or (c.unit.role != "furniture" and _names(c, key)):
                 if _take(candidates, c, budget):
                     _complete(candidates, c, budget)
                     _with_antecedents(candidates, budget)
