@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer import select
+from bookchat.answer import select, shape
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import Candidate, Context, compared, feature_matrix
@@ -159,7 +159,7 @@ def decide(
     needed = model.threshold(judged.coverage) if threshold is None else threshold
     terms = compared(judged.question)
     term = defined(judged.question)
-    if select.titled_openings(judged.candidates, [term] if term else terms):
+    if shape.titled_openings(judged.candidates, [term] if term else terms):
         # A section titled X is the book's answer to "What is X?", sections titled X and Y to
         # "the difference between X and Y", however few of their words the question shares
         # ("`git clone --depth 1 <url>` fetches only the latest commit" under "Shallow clone"):
@@ -171,7 +171,7 @@ def decide(
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
-    scores = select.shape_first(judged.candidates, judged.scores, judged.question, terms)
+    scores = shape.shape_first(judged.candidates, judged.scores, judged.question, terms)
     best = select.best_index(judged.candidates, scores)
     if scores[best] >= model.span_threshold:
         chosen = select.span(judged.candidates, scores, max_words)

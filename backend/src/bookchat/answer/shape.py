@@ -1,0 +1,178 @@
+"""What the question's shape asks for: the units raised to the top before the span is chosen.
+
+"What is X?" asks for X's definition ("A branch is …", "**Branch**: …"), or else for the
+opening of the section titled X; "What are the three X?" for a list of three whose lead-in names
+X; "the difference between A and B" for what the book says each side is. The learned scorer
+cannot see these shapes (SQuAD's "What is …" questions ask for a name, not a definition), so
+they are rules, each leaving the scores unchanged when the book offers no such unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.answer.features import Candidate, asked_list, content_terms
+from bookchat.retrieval.named import defined, titled
+
+
+def either_number(term: str) -> str:
+    """A pattern for `term` singular or plural: "branches" also finds "branch", "types" "type"."""
+    plural = len(term) > 3 and term.lower().endswith("s") and not term.lower().endswith("ss")
+    stem = re.sub(r"e?s$", "", term) if plural else term
+    return rf"{re.escape(stem)}(?:e|es|s)?"
+
+
+def _defining(
+    term: str, qualifiers: Sequence[str] = (), *, any_verb: bool = False
+) -> re.Pattern[str]:
+    """A unit whose subject is `term`: "A branch is …", "**Node (ROS 2)**: …", with any of
+    `qualifiers` before it ("A **ROS 2 package** is …" for "package" qualified by "ROS 2");
+    `any_verb` also takes "Services provide …", "`git fetch` downloads …" (the term without an
+    article, then a lower-case word), not "**Service Server**: …"."""
+    words = "|".join(re.escape(w) for w in qualifiers)
+    before = rf"(?:(?:{words})\s+){{0,3}}" if words else ""
+    # Said of the term in general, not of one instance: "A rebase can stop once …" is not.
+    article = "" if any_verb else r"(?:an?\s+|the\s+)?"
+    verb = r"|\s+(?-i:[a-z])" if any_verb else ""
+    return re.compile(
+        rf"^(?:[-*+]\s+|\d+[.)]\s+)?[*_`\s]*{article}[*_`]*{before}"
+        rf"{either_number(term)}[*_`]*\s*"
+        r"(?:\([^)]*\)[*_`]*\s*)?"
+        rf"(?:is|are|means|:|—{verb})",
+        re.IGNORECASE,
+    )
+
+
+def _best_defining(
+    candidates: Sequence[Candidate],
+    scores: NDArray[np.float64],
+    subject: re.Pattern[str],
+    roles: Sequence[str] = ("definition",),
+) -> int | None:
+    defining = [
+        i for i, c in enumerate(candidates) if c.unit.role in roles and subject.match(c.unit.text)
+    ]
+    return max(defining, key=lambda i: scores[i]) if defining else None
+
+
+def _to_top(scores: NDArray[np.float64], order: Sequence[int]) -> NDArray[np.float64]:
+    """`scores` with the units of `order` raised above every other, in that order."""
+    raised = scores.copy()
+    top = float(scores.max())
+    for rank, i in enumerate(order):
+        raised[i] = top + 1e-6 * (len(order) - rank)
+    return raised
+
+
+def definition_first(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
+) -> NDArray[np.float64]:
+    """`scores` with the best unit defining `term` ("A branch is …", "**Branch**: …") raised
+    to the top, else the opening of the section titled `term`: "What is X?" is answered by X's
+    definition, not by the table row or the command that names X most often, and a section
+    titled "Fast-forward merges" says what one is first ("If the current tip is an ancestor of
+    the other branch's tip, … Git just moves the current branch forward")."""
+    if not term:
+        return scores
+    best = _best_defining(candidates, scores, _defining(term))
+    if best is None:
+        best = opening(candidates, term)
+    return scores if best is None else _to_top(scores, [best])
+
+
+def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
+    """The first sentence of the section titled `term` among `candidates`, if any.
+
+    A sentence, not a list item or a table row: a section that opens with a list of links
+    ("Visual SLAM" in a reading list) or whose sentences were not retrieved is not read as
+    saying what its title is."""
+    titled_here = [
+        i
+        for i, c in enumerate(candidates)
+        if c.first_chunk and c.unit.role in ("prose", "definition") and titled(term, c.heading)
+    ]
+    return (
+        min(titled_here, key=lambda i: (candidates[i].source, candidates[i].position))
+        if titled_here
+        else None
+    )
+
+
+def titled_openings(candidates: Sequence[Candidate], terms: Sequence[str]) -> list[int]:
+    """The opening sentence of the section titled with each of `terms`, or [] unless every one
+    of them (one at least) has its section among `candidates`."""
+    found = [opening(candidates, term) for term in terms]
+    return [i for i in found if i is not None] if terms and None not in found else []
+
+
+def definitions_compared(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], terms: Sequence[str]
+) -> NDArray[np.float64]:
+    """`scores` with the definitions of the compared terms raised to the top, in the question's
+    order: "the difference between a workspace and a package" is first what each of them is ("A
+    **workspace** is a top-level directory …"), and "a node and a topic" the two items
+    "**Nodes**: Independent executables …" and "**Topics**: Named channels …", not a sentence
+    about sourcing the workspace. Without a definition, the opening sentence of the section
+    titled with the term ("Shallow clone", "Partial clone"), else the best sentence or item
+    with the term as its subject ("Services provide synchronous request-response communication
+    …"). A side with none of them is left to `with_compared`."""
+    found: list[int] = []
+    for term in terms:
+        *qualifiers, word = term.split()
+        best = _best_defining(
+            candidates, scores, _defining(word, qualifiers), ("definition", "list_item")
+        )
+        if best is None:
+            best = opening(candidates, term)
+        if best is None:
+            subject = _defining(word, qualifiers, any_verb=True)
+            best = _best_defining(candidates, scores, subject, ("definition", "list_item", "prose"))
+        if best is not None and best not in found:
+            found.append(best)
+    return _to_top(scores, found) if len(terms) >= 2 and found else scores
+
+
+def list_first(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], question: str
+) -> NDArray[np.float64]:
+    """`scores` with the best item of the list the question asks for raised to the top: "What
+    are the three components of an action?" is answered by a list of three items whose lead-in
+    ("**Action Components**:") or heading names what is counted, not by the glossary sentence
+    that matches the words best. Several such lists: the one whose lead-in names most of it."""
+    wanted = asked_list(question)
+    if not wanted:
+        return scores
+    asked = content_terms(question)
+    lists: dict[tuple[int, int], list[int]] = {}
+    for i, c in enumerate(candidates):
+        if c.unit.role == "list_item":
+            lists.setdefault((c.source, c.unit.block), []).append(i)
+    fitting = []
+    for items in lists.values():
+        first = candidates[items[0]]
+        by_lead = len(asked & content_terms(first.unit.lead))
+        by_heading = len(asked & content_terms(first.heading))
+        if len(items) == wanted and by_lead + by_heading:
+            fitting.append((by_lead, by_heading, max(scores[i] for i in items), items))
+    if not fitting:
+        return scores
+    items = max(fitting, key=lambda f: f[:3])[3]
+    return _to_top(scores, [max(items, key=lambda i: scores[i])])
+
+
+def shape_first(
+    candidates: Sequence[Candidate],
+    scores: NDArray[np.float64],
+    question: str,
+    compared_terms: Sequence[str],
+) -> NDArray[np.float64]:
+    """`scores` with the units the question's shape asks for on top: X's definition for "What is
+    X?", the list of three for "What are the three X?", each side's definition for a
+    comparison of `compared_terms`; unchanged for any other question."""
+    scores = definition_first(candidates, scores, defined(question))
+    scores = list_first(candidates, scores, question)
+    return definitions_compared(candidates, scores, compared_terms)
