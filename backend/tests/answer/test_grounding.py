@@ -131,7 +131,7 @@ def test_a_passage_naming_all_the_code_the_question_names_joins_the_pool_whateve
     assert [h.chunk_id for h in pool(hits, 0.3, ["--no-ff", "--ff-only"])] == ["git-flow"]
 
 
-def _grounding(kind: str | None, chapter: str, best: float) -> Grounding:
+def _grounding(kind: str | None, chapter: str, best: float, *, defines: bool = False) -> Grounding:
     from bookchat.answer.compose import Composition
     from bookchat.answer.schema import Citation
 
@@ -149,7 +149,8 @@ def _grounding(kind: str | None, chapter: str, best: float) -> Grounding:
         excerpt="e",
         score=0.5,
     )
-    return Grounding(Composition("a [1]", [cite], 0.9, kind), 0.9, (), 0.5, best)  # type: ignore[arg-type]
+    composition = Composition("a [1]", [cite], 0.9, kind)  # type: ignore[arg-type]
+    return Grounding(composition, 0.9, (), 0.5, best, defines)
 
 
 def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -> None:
@@ -159,6 +160,30 @@ def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -
     assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "everyday", 0.41), here)
     assert not elsewhere(_grounding("span", here, 0.1), _grounding("span", here, 0.9), here)
     assert not elsewhere(_grounding("span", here, 0.1), _grounding(None, "", 0.0), here)
+
+
+def test_a_chapter_defers_what_is_x_to_the_chapter_that_defines_x() -> None:
+    here = "everyday"
+    defining = _grounding("span", "branching", 0.3, defines=True)
+    # Scores alike: the chapter answers, unless only the other chapter defines the term.
+    assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "branching", 0.3), here)
+    assert elsewhere(_grounding("span", here, 0.3), defining, here)
+    assert not elsewhere(_grounding("span", here, 0.3, defines=True), defining, here)
+
+
+async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    question = "What is a three-way merge?"
+    vector = embedder.embed([question])[0]
+    chapter = await grounder.ground(question, vector, top_k=5, chapter="everyday-git")
+    book = await grounder.ground(question, vector, top_k=5)
+    assert chapter.composition is not None  # Everyday Git alone would quote a `HEAD~3` sentence
+    assert {p.source.chapter for p in chapter.passages} == {"everyday-git"}
+    assert book.defines and not chapter.defines
+    assert book.composition is not None
+    assert book.composition.citations[0].section == "Three-way merges"
+    assert elsewhere(chapter, book, "everyday-git")
 
 
 async def test_a_passage_answer_is_introduced_in_the_readers_language(

@@ -42,6 +42,8 @@ class Grounding:
     passages: tuple[Passage, ...] = ()
     threshold: float = 0.5  # the P(covered) it was held to
     best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
+    # "What is X?": the passages hold X's definition or the section titled X.
+    defines: bool = False
 
     @property
     def covered(self) -> bool:
@@ -198,10 +200,15 @@ MUCH_BETTER = 2.0
 def elsewhere(chapter: Grounding, book: Grounding, key: str) -> bool:
     """True when the book answers the question from another chapter much better than the
     chapter does: a unit that answers on its own against the chapter's mere passage, or a unit
-    scoring MUCH_BETTER times the chapter's best. The chapter then declines and points there."""
+    scoring MUCH_BETTER times the chapter's best, or, for "What is X?", X's definition or
+    section where the chapter has neither. The chapter then declines and points there."""
     found = book.composition
     if found is None or not found.citations or found.citations[0].chapter == key:
         return False
+    if book.defines and not chapter.defines:
+        # The chapter would quote a sentence that names X (a table row, a passing mention)
+        # while another chapter says what X is: "What is a three-way merge?" in Everyday Git.
+        return True
     if chapter.composition is not None and chapter.composition.kind == "passage":
         return found.kind == "span"
     return book.best_score >= MUCH_BETTER * chapter.best_score
@@ -256,7 +263,9 @@ class Grounder:
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
-        return Grounding(composition, covered, passages, threshold, best)
+        term = defined(asked)
+        defines = shape.definition_of(judged.candidates, judged.scores, term) is not None
+        return Grounding(composition, covered, passages, threshold, best, defines)
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]

@@ -76,12 +76,18 @@ def definition_first(
     definition, not by the table row or the command that names X most often, and a section
     titled "Fast-forward merges" says what one is first ("If the current tip is an ancestor of
     the other branch's tip, … Git just moves the current branch forward")."""
-    if not term:
-        return scores
-    best = _best_defining(candidates, scores, _defining(term))
-    if best is None:
-        best = opening(candidates, term)
+    best = definition_of(candidates, scores, term)
     return scores if best is None else _to_top(scores, [best])
+
+
+def definition_of(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
+) -> int | None:
+    """The best unit defining `term`, else the opening of the section titled `term`, if any."""
+    if not term:
+        return None
+    best = _best_defining(candidates, scores, _defining(term))
+    return best if best is not None else opening(candidates, term)
 
 
 def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
