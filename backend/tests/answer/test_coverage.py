@@ -11,6 +11,7 @@ from bookchat.answer.coverage import (
     chapter_message,
     confidence,
     missing_terms,
+    names_heading,
 )
 from bookchat.answer.phrases import FRENCH
 from bookchat.answer.schema import SuggestedChapter
@@ -120,3 +121,32 @@ def test_a_title_with_braces_is_quoted_as_it_is() -> None:
     assert chapter_message("Sets {a, b}", None, FRENCH).startswith(
         "Le chapitre «\u00a0Sets {a, b}\u00a0»"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        (
+            "How do I make git clean also remove ignored build output?",
+            "Removing untracked files with git clean",
+        ),
+        ("Which branches does a plain git push send by default?", "Pushing"),
+        ("What is the develop branch for in git flow?", "The git-flow branches"),
+    ],
+)
+def test_a_question_names_a_heading_by_all_its_words_or_by_what_it_is_done_with(
+    question: str, heading: str
+) -> None:
+    assert names_heading(question, heading)
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        ("Can a commit have no parent at all?", "Three-way merges"),
+        ("Why do rebased commits end up with different hashes?", "Object IDs: SHA-1 and SHA-256"),
+        ("How do I undo a commit?", ""),
+    ],
+)
+def test_a_heading_with_words_the_question_lacks_is_not_named(question: str, heading: str) -> None:
+    assert not names_heading(question, heading)

@@ -131,7 +131,9 @@ def test_a_passage_naming_all_the_code_the_question_names_joins_the_pool_whateve
     assert [h.chunk_id for h in pool(hits, 0.3, ["--no-ff", "--ff-only"])] == ["git-flow"]
 
 
-def _grounding(kind: str | None, chapter: str, best: float, *, defines: bool = False) -> Grounding:
+def _grounding(
+    kind: str | None, chapter: str, best: float, *, defines: bool = False, named: bool = False
+) -> Grounding:
     from bookchat.answer.compose import Composition
     from bookchat.answer.schema import Citation
 
@@ -150,7 +152,7 @@ def _grounding(kind: str | None, chapter: str, best: float, *, defines: bool = F
         score=0.5,
     )
     composition = Composition("a [1]", [cite], 0.9, kind)  # type: ignore[arg-type]
-    return Grounding(composition, 0.9, (), 0.5, best, defines)
+    return Grounding(composition, 0.9, (), 0.5, best, defines, named)
 
 
 def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -> None:
@@ -162,13 +164,17 @@ def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -
     assert not elsewhere(_grounding("span", here, 0.1), _grounding(None, "", 0.0), here)
 
 
-def test_a_chapter_defers_what_is_x_to_the_chapter_that_defines_x() -> None:
+def test_a_chapter_defers_to_the_chapter_that_defines_x_or_whose_heading_is_named() -> None:
     here = "everyday"
     defining = _grounding("span", "branching", 0.3, defines=True)
     # Scores alike: the chapter answers, unless only the other chapter defines the term.
     assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "branching", 0.3), here)
     assert elsewhere(_grounding("span", here, 0.3), defining, here)
     assert not elsewhere(_grounding("span", here, 0.3, defines=True), defining, here)
+    # So is a question naming the heading of the other chapter's section and not the chapter's.
+    naming = _grounding("span", "branching", 0.3, named=True)
+    assert elsewhere(_grounding("span", here, 0.3), naming, here)
+    assert not elsewhere(_grounding("span", here, 0.3, named=True), naming, here)
 
 
 async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(

@@ -156,6 +156,19 @@ def test_a_chapter_that_only_comes_near_declines_when_another_chapter_answers(
     assert body["confidence"] <= 0.5
 
 
+def test_a_chapter_defers_to_the_section_whose_heading_the_question_names(client: Any) -> None:
+    # Team Workflows has a sentence near these words; Working with Remotes has "Pushing".
+    body = _ask(
+        client,
+        question="Which branches does a plain git push send by default?",
+        mode="chapter",
+        chapter="workflows",
+    ).json()
+    assert body["status"] == "abstained"
+    assert body["suggested_chapter"]["key"] == "collaboration"
+    assert body["suggested_chapter"]["section"] == "Pushing"
+
+
 def test_unknown_chapter_is_404_naming_the_chapters_endpoint(client: Any) -> None:
     response = _ask(client, question="What is a branch?", mode="chapter", chapter="no-such")
     assert response.status_code == 404

@@ -105,6 +105,23 @@ def coverage_features(
     return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)
 
 
+# "Removing untracked files with git clean": what a heading is about, and what it is done with.
+_MEANS = re.compile(r"^(?P<subject>.+?)\s+(?:with|using)\s+(?P<means>\S.*)$", re.IGNORECASE)
+
+
+def names_heading(question: str, heading: str) -> bool:
+    """Whether the question names all the words of the heading, or of either part of a heading
+    "<subject> with <means>": "How do I make git clean also remove ignored build output?" names
+    "Removing untracked files with git clean", "Which branches does a plain git push send?"
+    names "Pushing"."""
+    asked = content_terms(question.replace("-", " "))
+    split = _MEANS.match(heading)
+    parts = [split["subject"], split["means"]] if split else [heading]
+    return any(
+        (terms := content_terms(part.replace("-", " "))) and terms <= asked for part in parts
+    )
+
+
 def chapter_message(
     chapter_title: str, suggestion: SuggestedChapter | None, said: Phrases = ENGLISH
 ) -> str:

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer import select, shape
 from bookchat.answer.compose import Composition, Source, compose
-from bookchat.answer.coverage import coverage_features
+from bookchat.answer.coverage import coverage_features, names_heading
 from bookchat.answer.features import Candidate, Context, compared, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
@@ -44,6 +44,9 @@ class Grounding:
     best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
     # "What is X?": the passages hold X's definition or the section titled X.
     defines: bool = False
+    # The answer opens on a section whose heading the question names ("git clean" for
+    # "Removing untracked files with git clean").
+    named: bool = False
 
     @property
     def covered(self) -> bool:
@@ -200,14 +203,17 @@ MUCH_BETTER = 2.0
 def elsewhere(chapter: Grounding, book: Grounding, key: str) -> bool:
     """True when the book answers the question from another chapter much better than the
     chapter does: a unit that answers on its own against the chapter's mere passage, or a unit
-    scoring MUCH_BETTER times the chapter's best, or, for "What is X?", X's definition or
-    section where the chapter has neither. The chapter then declines and points there."""
+    scoring MUCH_BETTER times the chapter's best, X's definition or section for "What is X?"
+    where the chapter has neither, or a section whose heading the question names where the
+    chapter's is not. The chapter then declines and points there."""
     found = book.composition
     if found is None or not found.citations or found.citations[0].chapter == key:
         return False
-    if book.defines and not chapter.defines:
+    if (book.defines and not chapter.defines) or (book.named and not chapter.named):
         # The chapter would quote a sentence that names X (a table row, a passing mention)
-        # while another chapter says what X is: "What is a three-way merge?" in Everyday Git.
+        # while another chapter says what X is ("What is a three-way merge?" in Everyday Git),
+        # or a sentence near the question's words while another chapter's section is about the
+        # command it names ("Which git reset mode …?" in Git Internals).
         return True
     if chapter.composition is not None and chapter.composition.kind == "passage":
         return found.kind == "span"
@@ -265,7 +271,10 @@ class Grounder:
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
         term = defined(asked)
         defines = shape.definition_of(judged.candidates, judged.scores, term) is not None
-        return Grounding(composition, covered, passages, threshold, best, defines)
+        named = composition is not None and any(
+            names_heading(asked, c.section) for c in composition.citations[:1]
+        )
+        return Grounding(composition, covered, passages, threshold, best, defines, named)
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]
