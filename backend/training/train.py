@@ -145,6 +145,10 @@ class Book:
         limit = 30 if drop_path else 5
         hits = self.retriever.search(q, vector.tolist(), limit=limit)
         hits = [h for h in hits if h.payload.get("path") != drop_path][:5]
+        # Without the term a "What is X?" question asks about: a passage that pool() adds for it
+        # (titled X, or setting X in bold) is one whose unit and coverage the service decides by
+        # rule (grounding.decide), never by the model, so it teaches the model nothing it is
+        # asked (decisions.md, "The section titled X answers 'What is X?'").
         return pool(hits, self.settings.min_chunk_score, code_terms(q))
 
     def close(self) -> None:

@@ -73,6 +73,18 @@ async def test_a_comparison_opens_on_the_sections_titled_with_its_sides_in_its_o
     assert "`git sparse-checkout` limits the working tree" in answer
 
 
+async def test_what_is_x_is_answered_where_the_book_sets_x_in_bold_whatever_its_cosine(
+    grounder: Grounder, embedder: Embedder
+) -> None:
+    # The chapter's opening is below the pool's cosine floor for this question, but it is where
+    # the book introduces the term.
+    question = "What is a directed acyclic graph?"
+    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+    assert grounding.composition is not None
+    assert grounding.composition.citations[0].section == "Branching and Merging"
+    assert "history as a **directed acyclic graph** of commits" in grounding.composition.answer
+
+
 async def test_a_chapter_question_only_draws_on_that_chapter(
     grounder: Grounder, embedder: Embedder
 ) -> None:

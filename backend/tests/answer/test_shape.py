@@ -150,3 +150,19 @@ def test_a_comparison_without_definitions_opens_on_the_sections_titled_with_each
     # Every side needs its section: one titled side alone says nothing of the other.
     assert shape.titled_openings(candidates, ("partial clone", "sparse checkout")) == []
     assert shape.titled_openings(candidates, ()) == []
+
+
+def test_what_is_x_without_a_definition_or_section_is_answered_where_x_is_set_in_bold() -> None:
+    text = (
+        "- `--grep` searches commit messages.\n"
+        "- `-S`, the **pickaxe**, finds commits that changed the number of occurrences of a string."
+    )
+    candidates = candidates_of(text=text)
+    scores = scored(candidates, "--grep")
+    assert candidates[shape.definition_of(candidates, scores, "pickaxe") or 0].unit.text == (
+        "- `-S`, the **pickaxe**, finds commits that changed the number of occurrences of a string."
+    )
+    assert shape.definition_of(candidates, scores, "grep") is None
+    assert shape.introduces(text, "Filtering commits", "pickaxe")
+    assert shape.introduces("", "Shallow clone", "shallow clone")
+    assert not shape.introduces(text, "Filtering commits", "string")

@@ -68,9 +68,12 @@ class Judged:
     selection: bool = False
 
 
-def pool(hits: Sequence[Hit], min_score: float, code: Sequence[str] = ()) -> list[Hit]:
-    """The passages units are drawn from: those reaching `min_score` or naming all the `code`
-    the question names, at most POOL_PASSAGES, in retrieval order except that a passage with
+def pool(
+    hits: Sequence[Hit], min_score: float, code: Sequence[str] = (), term: str | None = None
+) -> list[Hit]:
+    """The passages units are drawn from: those reaching `min_score`, naming all the `code`
+    the question names or introducing the `term` it asks to define (titled with it, or setting
+    it in bold), at most POOL_PASSAGES, in retrieval order except that a passage with
     nothing to quote but furniture (a reading list, the learning objectives) yields its place
     to one that can be quoted.
 
@@ -78,9 +81,7 @@ def pool(hits: Sequence[Hit], min_score: float, code: Sequence[str] = ()) -> lis
     quoted while anything else answers: in the pool they only push the answer out. A passage
     naming `--no-ff` is about the question's `--no-ff` however far "Why would a team use it?"
     is from its words in MiniLM's space; whether it answers is the coverage model's to say."""
-    relevant = [
-        h for h in hits if h.score >= min_score or names_all(code, str(h.payload.get("text", "")))
-    ]
+    relevant = [h for h in hits if h.score >= min_score or _named(h, code, term)]
     content = [h for h in relevant if _quotable(h)]
     kept = {id(h) for h in content[:POOL_PASSAGES]}
     spare = POOL_PASSAGES - len(kept)
@@ -89,6 +90,11 @@ def pool(hits: Sequence[Hit], min_score: float, code: Sequence[str] = ()) -> lis
             kept.add(id(h))
             spare -= 1
     return [h for h in relevant if id(h) in kept]
+
+
+def _named(hit: Hit, code: Sequence[str], term: str | None) -> bool:
+    text, heading = str(hit.payload.get("text", "")), str(hit.payload.get("section", ""))
+    return names_all(code, text) or shape.introduces(text, heading, term)
 
 
 def _quotable(hit: Hit) -> bool:
@@ -164,11 +170,16 @@ def decide(
     needed = model.threshold(judged.coverage) if threshold is None else threshold
     terms = compared(judged.question)
     term = defined(judged.question)
-    if shape.titled_openings(judged.candidates, [term] if term else terms):
-        # A section titled X is the book's answer to "What is X?", sections titled X and Y to
-        # "the difference between X and Y", however few of their words the question shares
-        # ("`git clone --depth 1 <url>` fetches only the latest commit" under "Shallow clone"):
-        # covered, at the least confidence an answer is given with.
+    if (
+        shape.definition_of(judged.candidates, judged.scores, term) is not None
+        if term
+        else shape.titled_openings(judged.candidates, terms)
+    ):
+        # X's definition, its section or its introduction in bold is the book's answer to
+        # "What is X?", sections titled X and Y to "the difference between X and Y", however
+        # few of their words the question shares ("`git clone --depth 1 <url>` fetches only the
+        # latest commit" under "Shallow clone"): covered, at the least confidence an answer is
+        # given with.
         covered = max(covered, needed)
     if covered < needed:
         return None, covered
@@ -252,7 +263,9 @@ class Grounder:
         hits = await asyncio.to_thread(
             self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
         )
-        relevant = pool(hits, self._settings.min_chunk_score, code_terms(question))
+        relevant = pool(
+            hits, self._settings.min_chunk_score, code_terms(question), defined(question)
+        )
         if not relevant:
             return Grounding(None, 0.0)
         asked, asked_vector = focus if focus else (question, vector)

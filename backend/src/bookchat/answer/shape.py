@@ -1,10 +1,11 @@
 """What the question's shape asks for: the units raised to the top before the span is chosen.
 
 "What is X?" asks for X's definition ("A branch is …", "**Branch**: …"), or else for the
-opening of the section titled X; "What are the three X?" for a list of three whose lead-in names
-X; "the difference between A and B" for what the book says each side is. The learned scorer
-cannot see these shapes (SQuAD's "What is …" questions ask for a name, not a definition), so
-they are rules, each leaving the scores unchanged when the book offers no such unit.
+opening of the section titled X, or else for the sentence that sets X in bold; "What are the
+three X?" for a list of three whose lead-in names X; "the difference between A and B" for what
+the book says each side is. The learned scorer cannot see these shapes (SQuAD's "What is …"
+questions ask for a name, not a definition), so they are rules, each leaving the scores
+unchanged when the book offers no such unit.
 """
 
 from __future__ import annotations
@@ -83,11 +84,37 @@ def definition_first(
 def definition_of(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> int | None:
-    """The best unit defining `term`, else the opening of the section titled `term`, if any."""
+    """The best unit defining `term`, else the opening of the section titled `term`, else the
+    best unit introducing `term` in bold, if any."""
     if not term:
         return None
     best = _best_defining(candidates, scores, _defining(term))
-    return best if best is not None else opening(candidates, term)
+    if best is None:
+        best = opening(candidates, term)
+    return best if best is not None else _best_introducing(candidates, scores, term)
+
+
+def _in_bold(term: str) -> re.Pattern[str]:
+    # A textbook sets a term in bold where it introduces it: "fetching them on demand from the
+    # server (the **promisor remote**)", "shows each **hunk**, a block of adjacent changed lines".
+    return re.compile(rf"\*\*`?{either_number(term)}`?\*\*", re.IGNORECASE)
+
+
+def introduces(text: str, heading: str, term: str | None) -> bool:
+    """Whether a passage (its Markdown and heading) is titled `term` or sets it in bold."""
+    return bool(term) and (titled(term, heading) or bool(_in_bold(term or "").search(text)))
+
+
+def _best_introducing(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str
+) -> int | None:
+    bold = _in_bold(term)
+    found = [
+        i
+        for i, c in enumerate(candidates)
+        if c.unit.role not in ("furniture", "code") and bold.search(c.unit.text)
+    ]
+    return max(found, key=lambda i: scores[i]) if found else None
 
 
 def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
