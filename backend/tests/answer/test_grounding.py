@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bookchat.answer.compose import Composition
 from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere, pool
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
@@ -26,22 +28,37 @@ def grounder(book_settings: Settings, book_store: VectorStore, embedder: Embedde
     )
 
 
-async def test_a_covered_question_is_answered_from_the_section_that_covers_it(
-    grounder: Grounder, embedder: Embedder
-) -> None:
-    question = "How do I revert a merge commit?"
-    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+Ask = Callable[..., Awaitable[Grounding]]
+
+
+@pytest.fixture
+def ask(grounder: Grounder, embedder: Embedder) -> Ask:
+    """Ground a question on the whole book, or on one chapter."""
+
+    async def run(question: str, chapter: str | None = None) -> Grounding:
+        vector = embedder.embed([question])[0]
+        return await grounder.ground(question, vector, top_k=5, chapter=chapter)
+
+    return run
+
+
+def _answered(grounding: Grounding) -> Composition:
     assert grounding.composition is not None
-    assert "-m 1" in grounding.composition.answer
-    assert grounding.composition.citations[0].section == "Undoing a public commit with git revert"
+    return grounding.composition
+
+
+async def test_a_covered_question_is_answered_from_the_section_that_covers_it(ask: Ask) -> None:
+    grounding = await ask("How do I revert a merge commit?")
+    composition = _answered(grounding)
+    assert "-m 1" in composition.answer
+    assert composition.citations[0].section == "Undoing a public commit with git revert"
     assert 0 < len(grounding.passages) <= POOL_PASSAGES
 
 
 async def test_an_option_the_passages_never_name_is_declined_though_the_topic_matches(
-    grounder: Grounder, embedder: Embedder
+    ask: Ask,
 ) -> None:
-    question = "What does git rebase --onto do?"
-    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
+    grounding = await ask("What does git rebase --onto do?")
     # Rebasing passages are found and support the topic, but none of them mentions --onto.
     assert grounding.passages
     assert all("--onto" not in p.text for p in grounding.passages)
@@ -49,48 +66,40 @@ async def test_an_option_the_passages_never_name_is_declined_though_the_topic_ma
 
 
 async def test_what_is_x_is_answered_by_the_section_titled_x_though_its_words_differ(
-    grounder: Grounder, embedder: Embedder
+    ask: Ask,
 ) -> None:
     # "Shallow clone" never says "shallow": the coverage model alone declines this question.
-    question = "What is a shallow clone?"
-    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
-    assert grounding.composition is not None
-    assert grounding.composition.citations[0].section == "Shallow clone"
-    assert grounding.composition.answer.startswith("`git clone --depth 1 <url>` fetches only")
+    grounding = await ask("What is a shallow clone?")
+    composition = _answered(grounding)
+    assert composition.citations[0].section == "Shallow clone"
+    assert composition.answer.startswith("`git clone --depth 1 <url>` fetches only")
     assert grounding.best_support >= grounding.threshold
 
 
 async def test_a_comparison_opens_on_the_sections_titled_with_its_sides_in_its_order(
-    grounder: Grounder, embedder: Embedder
+    ask: Ask,
 ) -> None:
-    question = "Shallow clone vs sparse checkout?"
-    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
-    assert grounding.composition is not None
-    sections = [c.section for c in grounding.composition.citations]
-    assert sections[:2] == ["Shallow clone", "Sparse checkout"]
-    answer = grounding.composition.answer
+    grounding = await ask("Shallow clone vs sparse checkout?")
+    composition = _answered(grounding)
+    assert [c.section for c in composition.citations][:2] == ["Shallow clone", "Sparse checkout"]
+    answer = composition.answer
     assert "`git clone --depth 1 <url>` fetches only" in answer
     assert "`git sparse-checkout` limits the working tree" in answer
 
 
 async def test_what_is_x_is_answered_where_the_book_sets_x_in_bold_whatever_its_cosine(
-    grounder: Grounder, embedder: Embedder
+    ask: Ask,
 ) -> None:
     # The chapter's opening is below the pool's cosine floor for this question, but it is where
     # the book introduces the term.
-    question = "What is a directed acyclic graph?"
-    grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
-    assert grounding.composition is not None
-    assert grounding.composition.citations[0].section == "Branching and Merging"
-    assert "history as a **directed acyclic graph** of commits" in grounding.composition.answer
+    grounding = await ask("What is a directed acyclic graph?")
+    composition = _answered(grounding)
+    assert composition.citations[0].section == "Branching and Merging"
+    assert "history as a **directed acyclic graph** of commits" in composition.answer
 
 
-async def test_a_chapter_question_only_draws_on_that_chapter(
-    grounder: Grounder, embedder: Embedder
-) -> None:
-    question = "How do I revert a merge commit?"
-    vector = embedder.embed([question])[0]
-    grounding = await grounder.ground(question, vector, top_k=5, chapter="branching")
+async def test_a_chapter_question_only_draws_on_that_chapter(ask: Ask) -> None:
+    grounding = await ask("How do I revert a merge commit?", chapter="branching")
     assert grounding.passages
     assert {p.source.chapter for p in grounding.passages} == {"branching"}
 
@@ -146,7 +155,6 @@ def test_a_passage_naming_all_the_code_the_question_names_joins_the_pool_whateve
 def _grounding(
     kind: str | None, chapter: str, best: float, *, defines: bool = False, named: bool = False
 ) -> Grounding:
-    from bookchat.answer.compose import Composition
     from bookchat.answer.schema import Citation
 
     if kind is None:
@@ -189,18 +197,13 @@ def test_a_chapter_defers_to_the_chapter_that_defines_x_or_whose_heading_is_name
     assert not elsewhere(_grounding("span", here, 0.3, named=True), naming, here)
 
 
-async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(
-    grounder: Grounder, embedder: Embedder
-) -> None:
-    question = "What is a three-way merge?"
-    vector = embedder.embed([question])[0]
-    chapter = await grounder.ground(question, vector, top_k=5, chapter="everyday-git")
-    book = await grounder.ground(question, vector, top_k=5)
-    assert chapter.composition is not None  # Everyday Git alone would quote a `HEAD~3` sentence
+async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(ask: Ask) -> None:
+    chapter = await ask("What is a three-way merge?", chapter="everyday-git")
+    book = await ask("What is a three-way merge?")
+    _answered(chapter)  # Everyday Git alone would quote a `HEAD~3` sentence
     assert {p.source.chapter for p in chapter.passages} == {"everyday-git"}
     assert book.defines and not chapter.defines
-    assert book.composition is not None
-    assert book.composition.citations[0].section == "Three-way merges"
+    assert _answered(book).citations[0].section == "Three-way merges"
     assert elsewhere(chapter, book, "everyday-git")
 
 
