@@ -42,7 +42,7 @@ class Grounding:
     passages: tuple[Passage, ...] = ()
     threshold: float = 0.5  # the P(covered) it was held to
     best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
-    # "What is X?": the passages hold X's definition or the section titled X.
+    # "What is X?": the passages hold X's definition, the section titled X or X set in bold.
     defines: bool = False
     # The answer opens on a section whose heading the question names ("git clean" for
     # "Removing untracked files with git clean").
