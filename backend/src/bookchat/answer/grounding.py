@@ -42,8 +42,7 @@ class Grounding:
     passages: tuple[Passage, ...] = ()
     threshold: float = 0.5  # the P(covered) it was held to
     best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
-    # "What is X?": the passages hold X's definition, the section titled X or X set in bold.
-    defines: bool = False
+    defines: bool = False  # as Judged.defines, for the passages grounded on
     # The answer opens on a section whose heading the question names ("git clean" for
     # "Removing untracked files with git clean").
     named: bool = False
@@ -66,6 +65,8 @@ class Judged:
     question: str = ""
     evidence: tuple[str, ...] = ()
     selection: bool = False
+    # "What is X?": the candidates hold X's definition, the section titled X or X set in bold.
+    defines: bool = False
 
 
 def pool(
@@ -150,7 +151,8 @@ def judge(
     features = feature_matrix(candidates, ctx)
     scores = model.scorer.predict(features)
     row = coverage_features(question, features, scores, candidates, evidence, selection=selection)
-    return Judged(candidates, features, scores, row, question, tuple(evidence), selection)
+    defines = shape.definition_of(candidates, scores, defined(question)) is not None
+    return Judged(candidates, features, scores, row, question, tuple(evidence), selection, defines)
 
 
 def decide(
@@ -169,10 +171,9 @@ def decide(
     covered = model.covered(judged.coverage)
     needed = model.threshold(judged.coverage) if threshold is None else threshold
     terms = compared(judged.question)
-    term = defined(judged.question)
     if (
-        shape.definition_of(judged.candidates, judged.scores, term) is not None
-        if term
+        judged.defines
+        if defined(judged.question)
         else shape.titled_openings(judged.candidates, terms)
     ):
         # X's definition, its section or its introduction in bold is the book's answer to
@@ -282,12 +283,10 @@ class Grounder:
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
-        term = defined(asked)
-        defines = shape.definition_of(judged.candidates, judged.scores, term) is not None
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]
         )
-        return Grounding(composition, covered, passages, threshold, best, defines, named)
+        return Grounding(composition, covered, passages, threshold, best, judged.defines, named)
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]
