@@ -76,7 +76,8 @@ def pool(
     the question names or introducing the `term` it asks to define (titled with it, or setting
     it in bold), at most POOL_PASSAGES, in retrieval order except that a passage with
     nothing to quote but furniture (a reading list, the learning objectives) yields its place
-    to one that can be quoted.
+    to one that can be quoted, and that the passage answering "What is `term`?" (its section's
+    opening, or where it is set in bold) joins them when ranked below.
 
     Such passages repeat a lesson's keywords, so they rank high, but nothing in them is ever
     quoted while anything else answers: in the pool they only push the answer out. A passage
@@ -90,12 +91,25 @@ def pool(
         if spare > 0 and id(h) not in kept:
             kept.add(id(h))
             spare -= 1
+    opening = [h for h in content if _opens(h, term)]
+    if opening and not any(id(h) in kept for h in opening):
+        # "What is interactive rebase?": the section's opening ranked fifth, below a later
+        # passage of it and others that only name it; it joins them rather than be left out.
+        kept.add(id(opening[0]))
     return [h for h in relevant if id(h) in kept]
 
 
 def _named(hit: Hit, code: Sequence[str], term: str | None) -> bool:
     text, heading = str(hit.payload.get("text", "")), str(hit.payload.get("section", ""))
     return names_all(code, text) or shape.introduces(text, heading, term)
+
+
+def _opens(hit: Hit, term: str | None) -> bool:
+    # Where "What is X?" is answered from: a passage setting X in bold, or the opening passage of
+    # the section titled X (a later passage of it holds no opening sentence).
+    opening = int(hit.payload.get("position", 0) or 0) == 0
+    heading = str(hit.payload.get("section", "")) if opening else ""
+    return shape.introduces(str(hit.payload.get("text", "")), heading, term)
 
 
 def _quotable(hit: Hit) -> bool:
