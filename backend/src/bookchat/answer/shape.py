@@ -72,11 +72,10 @@ def _to_top(scores: NDArray[np.float64], order: Sequence[int]) -> NDArray[np.flo
 def definition_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> NDArray[np.float64]:
-    """`scores` with the best unit defining `term` ("A branch is …", "**Branch**: …") raised
-    to the top, else the opening of the section titled `term`: "What is X?" is answered by X's
-    definition, not by the table row or the command that names X most often, and a section
-    titled "Fast-forward merges" says what one is first ("If the current tip is an ancestor of
-    the other branch's tip, … Git just moves the current branch forward")."""
+    """`scores` with `definition_of(term)` raised to the top: "What is X?" is answered by X's
+    definition, not by the table row or the command that names X most often; a section titled
+    "Fast-forward merges" says what one is first ("If the current tip is an ancestor of the
+    other branch's tip, … Git just moves the current branch forward")."""
     best = definition_of(candidates, scores, term)
     return scores if best is None else _to_top(scores, [best])
 
