@@ -28,7 +28,7 @@ from bookchat.answer.model import COVERAGE_FEATURES
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.schema import SuggestedChapter
 from bookchat.retrieval.catalog import Catalog
-from bookchat.retrieval.named import key_terms, present
+from bookchat.retrieval.named import heading_parts, key_terms, present
 
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
@@ -105,20 +105,15 @@ def coverage_features(
     return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)
 
 
-# "Removing untracked files with git clean": what a heading is about, and what it is done with.
-_MEANS = re.compile(r"^(?P<subject>.+?)\s+(?:with|using)\s+(?P<means>\S.*)$", re.IGNORECASE)
-
-
 def names_heading(question: str, heading: str) -> bool:
     """Whether the question names all the words of the heading, or of either part of a heading
     "<subject> with <means>": "How do I make git clean also remove ignored build output?" names
     "Removing untracked files with git clean", "Which branches does a plain git push send?"
     names "Pushing"."""
     asked = content_terms(question.replace("-", " "))
-    split = _MEANS.match(heading)
-    parts = [split["subject"], split["means"]] if split else [heading]
     return any(
-        (terms := content_terms(part.replace("-", " "))) and terms <= asked for part in parts
+        (terms := content_terms(part.replace("-", " "))) and terms <= asked
+        for part in heading_parts(heading)
     )
 
 

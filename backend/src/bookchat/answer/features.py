@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.ingest.units import ROLES, Unit, announces
+from bookchat.retrieval.named import without_article
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
 
@@ -96,7 +97,6 @@ _COMPARED = re.compile(
     r"(?P<right>[^?:,]+?)(?=\s+(?:in|when|for|on)\s|[?:,]|$)",
     re.IGNORECASE,
 )
-_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 
 
 def compared(question: str) -> tuple[str, ...]:
@@ -108,7 +108,7 @@ def compared(question: str) -> tuple[str, ...]:
         parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", found["between"])
     else:
         parts = [found["left"], found["right"]]
-    terms = [_ARTICLE.sub("", p.strip(" `*\"'")) for p in parts if p.strip()]
+    terms = [without_article(p.strip(" `*\"'")) for p in parts if p.strip()]
     if len(terms) < 2:
         return ()
     # "the pre-receive and update hooks": the last term's extra words name what all of them are;
