@@ -29,7 +29,7 @@ import json, sys
 summary = json.load(open(sys.argv[1]))
 figures = (
     "pass_rate", "status_accuracy", "recall_at_1", "recall_at_5", "mrr", "answer_contains",
-    "answer_f1", "oracle_f1", "answered", "cite_at_1", "reads_whole",
+    "answer_f1", "oracle_f1", "short_f1", "answered", "cite_at_1", "reads_whole",
 )
 widths = [max(len(f), 5) + 2 for f in figures]  # a value prints as 0.123
 print(f"{'slice':24}" + "".join(f"{f:>{w}}" for f, w in zip(figures, widths)))

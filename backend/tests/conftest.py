@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bookchat.answer.reader import Reader
 from bookchat.config import Settings
 from bookchat.ingest.run import run_ingest
 from bookchat.retrieval.embedder import Embedder
@@ -74,6 +75,12 @@ def embedder() -> Iterator[Embedder]:
     model.load()
     yield model
     model.close()
+
+
+@pytest.fixture(scope="session")
+def reader() -> Reader:
+    """The shipped answer reader, loaded once."""
+    return Reader(threads=2)
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -43,13 +42,14 @@ from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.config import Settings
-from bookchat.ingest.run import run_ingest
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import split_units
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.named import code_terms
-from bookchat.retrieval.search import Retriever
-from bookchat.vectorstore import Hit, open_store
+from bookchat.vectorstore import Hit
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scratch_book import ScratchBook
 
 ROOT = Path(__file__).resolve().parents[2]
 OFF_TOPIC_EVERY = 3  # every third answerable question is also asked with its article removed
@@ -121,20 +121,13 @@ def _gold(hit: Hit, q: Question) -> bool:
     return hit.payload.get("path") == q.path and hit.payload.get("section") == q.section
 
 
-class Book:
+class Book(ScratchBook):
     """A scratch index of one book and the service's own retrieval and judging over it."""
 
     def __init__(
         self, docs: Path, embedder: Embedder, model: AnswerModel, data: Path | None
     ) -> None:
-        # A kept data folder makes the next run's ingest incremental: seconds, not minutes.
-        self._tmp = None if data else tempfile.TemporaryDirectory()
-        folder = data / docs.parent.name if data else Path(self._tmp.name)  # type: ignore[union-attr]
-        self.settings = Settings(BOOKCHAT_DATA_DIR=folder)  # type: ignore[call-arg]
-        self.store = open_store(self.settings)
-        report = run_ingest(self.settings, self.store, lambda: embedder, docs)
-        print(f"  {docs}: {report.summary()}", file=sys.stderr)
-        self.retriever = Retriever(self.store, hybrid=self.settings.hybrid)
+        super().__init__(docs, embedder, data)
         self.cache = SentenceVectors(embedder, capacity=200_000)
         self.grounder = Grounder(
             self.settings, self.retriever, PassageVectors(self.store, self.cache), self.cache, model
@@ -150,12 +143,6 @@ class Book:
         # rule (grounding.decide), never by the model, so it teaches the model nothing it is
         # asked (decisions.md, "The section titled X answers 'What is X?'").
         return pool(hits, self.settings.min_chunk_score, code_terms(q))
-
-    def close(self) -> None:
-        """Release the store and the scratch folder."""
-        self.store.close()
-        if self._tmp:
-            self._tmp.cleanup()
 
 
 @dataclass(slots=True)

@@ -15,6 +15,8 @@ export interface ChatMessage {
   role: 'user' | 'assistant';
   /** The question, or the answer's Markdown. */
   text: string;
+  /** Answers only: the reader's predicted answer span, shown in bold above a grounded answer. */
+  shortAnswer?: string | null;
   mode: Mode;
   chapter?: string;
   selection?: string;
@@ -72,6 +74,7 @@ export function answerFromResponse(id: string, response: QueryResponse): ChatMes
     id,
     role: 'assistant',
     text: response.answer,
+    shortAnswer: response.short_answer ?? null,
     mode: response.mode,
     status: response.status,
     citations: response.citations ?? [],
@@ -101,6 +104,7 @@ export function messagesFromHistory(stored: StoredMessage[]): ChatMessage[] {
       id: `${m.id}-a`,
       role: 'assistant' as const,
       text: m.answer,
+      shortAnswer: m.short_answer ?? null,
       mode: m.mode,
       chapter: m.chapter ?? undefined,
       status: m.status,

@@ -47,6 +47,8 @@ export interface Edition {
 
 export interface QueryResponse {
   answer: string;
+  /** The reader's predicted answer span ("Git 2.23 or newer"); null for a passage, an abstention or generated text. */
+  short_answer?: string | null;
   status: AnswerStatus;
   mode: Mode;
   citations: Citation[];
@@ -103,6 +105,8 @@ export interface StoredMessage {
   latency_ms?: number;
   rating: Rating | null;
   suggested_chapter?: SuggestedChapter | null;
+  /** The answer's short answer as it was given (null when there was none). */
+  short_answer?: string | null;
 }
 
 export interface Conversation {

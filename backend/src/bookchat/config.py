@@ -60,6 +60,15 @@ class Settings(BaseSettings):
     # P(covered) below which bookchat declines. Unset: the threshold calibrated together with the
     # committed answer model (answer/model.json; decisions.md, "Learned answer model").
     min_coverage: float | None = Field(default=None, ge=0.0, le=1.0, alias="BOOKCHAT_MIN_COVERAGE")
+    # Where answers carry the reader's short answer: in selection mode only (default: there the
+    # reader reads prose as it was trained to; on the sample book's passages its book-mode spans
+    # point at the answer only about 60 % of the time, decisions.md "The answer reader"), in every
+    # mode, or nowhere.
+    short_answers: Literal["selection", "all", "off"] = Field(
+        default="selection", alias="BOOKCHAT_SHORT_ANSWERS"
+    )
+    # Torch threads of the answer reader, which finds the short answer in the quoted passage.
+    reader_threads: int = Field(default=2, ge=1, le=64, alias="BOOKCHAT_READER_THREADS")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
     # Fill the sentence cache in the background at start-up and after each ingest: stored sentence
     # vectors are copied in, and only an index built before they were stored is embedded, so the

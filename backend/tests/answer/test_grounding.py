@@ -12,20 +12,15 @@ from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewh
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
 from bookchat.config import Settings
-from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.retrieval.embedder import Embedder
-from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit, VectorStore
+from tests.answer.grounders import book_grounder
 
 
 @pytest.fixture
 def grounder(book_settings: Settings, book_store: VectorStore, embedder: Embedder) -> Grounder:
     """A grounder over the ingested sample book, with the default thresholds."""
-    cache = SentenceVectors(embedder)
-    vectors = PassageVectors(book_store, cache)
-    return Grounder(
-        book_settings, Retriever(book_store, hybrid=True), vectors, cache, default_model()
-    )
+    return book_grounder(book_settings, book_store, embedder)
 
 
 Ask = Callable[..., Awaitable[Grounding]]
@@ -232,14 +227,7 @@ async def test_a_passage_answer_is_introduced_in_the_readers_language(
 ) -> None:
     # The committed model with no unit good enough for a span: every covered answer is a passage.
     passages_only = dataclasses.replace(default_model(), span_threshold=1.01)
-    cache = SentenceVectors(embedder)
-    grounder = Grounder(
-        book_settings,
-        Retriever(book_store, hybrid=True),
-        PassageVectors(book_store, cache),
-        cache,
-        passages_only,
-    )
+    grounder = book_grounder(book_settings, book_store, embedder, passages_only)
     question = "How do I install Git on Ubuntu?"
     vector = embedder.embed([question])[0]
     english = await grounder.ground(question, vector, top_k=5)

@@ -9,6 +9,7 @@ import pytest
 
 from bookchat.config import Settings
 from tests.conftest import settings_for
+from tests.sse_events import sse_events
 
 
 def _ask(client: Any, question: str, **extra: Any) -> dict[str, Any]:
@@ -156,3 +157,47 @@ def test_a_reloaded_conversation_still_names_the_chapter_that_covers_it(client: 
     stored = client.get(f"/api/conversations/{body['conversation_id']}").json()
     assert stored["messages"][0]["suggested_chapter"] == body["suggested_chapter"]
     assert stored["messages"][0]["suggested_chapter"]["key"] == "branching"
+
+
+SELECTED = "Git was written by Linus Torvalds in April 2005 to manage the Linux kernel."
+
+
+def test_a_short_answer_is_sent_and_kept_with_the_conversation(client: Any) -> None:
+    body = _ask(client, "Who wrote Git?", mode="selection", selection=SELECTED)
+    assert body["short_answer"] and body["short_answer"] in SELECTED
+    streamed = client.post(
+        "/api/query/stream",
+        json={
+            "question": "When was Git written?",
+            "mode": "selection",
+            "selection": SELECTED,
+            "conversation_id": body["conversation_id"],
+        },
+    )
+    name, done = sse_events(streamed.text)[-1]
+    assert name == "done" and done["short_answer"] and done["short_answer"] in SELECTED
+    stored = client.get(f"/api/conversations/{body['conversation_id']}").json()
+    assert [m["short_answer"] for m in stored["messages"]] == [
+        body["short_answer"],
+        done["short_answer"],
+    ]
+
+
+def test_book_answers_carry_a_short_answer_only_when_asked_to(
+    client: Any, make_client: Any, book_settings: Settings
+) -> None:
+    question = "Who wrote Git?"
+    assert _ask(client, question)["short_answer"] is None  # selection only, by default
+    everywhere = settings_for(
+        book_settings.data_dir, BOOKCHAT_SHORT_ANSWERS="all", BOOKCHAT_WARM_SENTENCE_CACHE=False
+    )
+    with make_client(everywhere) as widened:
+        body = _ask(widened, question)
+    assert body["short_answer"] and body["short_answer"] in body["answer"].replace("`", "")
+
+
+def test_a_message_without_a_short_answer_reads_back_null(client: Any) -> None:
+    body = _ask(client, "What is the capital of Australia?")
+    assert body["short_answer"] is None
+    stored = client.get(f"/api/conversations/{body['conversation_id']}").json()
+    assert stored["messages"][0]["short_answer"] is None

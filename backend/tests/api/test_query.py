@@ -15,6 +15,7 @@ from tests.scripted_model import ScriptedModel, quoting
 
 RESPONSE_FIELDS = {
     "answer",
+    "short_answer",
     "status",
     "mode",
     "citations",
@@ -429,3 +430,12 @@ def test_a_generated_answer_citing_an_untranslated_page_says_so(
     assert body["notice"] and "pas encore traduite dans votre langue (fr)" in body["notice"]
     done = json.loads(streamed.split("event: done\ndata: ", 1)[1].split("\n", 1)[0])
     assert done["citations"][0]["localized"] is False and done["notice"] == body["notice"]
+
+
+def test_every_answer_carries_a_short_answer_null_for_an_abstention(client: Any) -> None:
+    grounded = _ask(client, question="When did Linus Torvalds write Git?").json()
+    abstained = _ask(client, question="Who won the 2018 FIFA World Cup?").json()
+    assert grounded["status"] == "grounded" and abstained["status"] == "abstained"
+    # Filled by the reader model when it finds a span; the key is always there.
+    assert grounded["short_answer"] is None or isinstance(grounded["short_answer"], str)
+    assert abstained["short_answer"] is None

@@ -51,3 +51,13 @@ def test_stream_errors_are_ordinary_json_responses(client: Any) -> None:
     assert unknown.headers["content-type"] == "application/json"
     invalid = client.post("/api/query/stream", json={"question": ""})
     assert invalid.status_code == 422
+
+
+def test_stream_done_carries_the_short_answer_as_the_json_response_does(client: Any) -> None:
+    question = {"question": "What does git revert do?"}
+    name, done = sse_events(client.post("/api/query/stream", json=question).text)[-1]
+    whole = client.post("/api/query", json=question).json()
+    assert name == "done"
+    assert set(done) == set(whole)
+    assert "short_answer" in done
+    assert done["short_answer"] is None or isinstance(done["short_answer"], str)

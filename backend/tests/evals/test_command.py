@@ -174,6 +174,29 @@ def test_out_and_summary_write_judged_rows_and_figures(
     assert summary["all"]["cite_at_1"] == 1.0 and summary["all"]["answered"] == 1.0
 
 
+def test_rows_record_the_readers_short_answer_scored_against_the_gold_phrases(
+    book: tuple[Path, Path], make_settings: Any, tmp_path: Path
+) -> None:
+    docs, fixtures = book
+    out, summary_file = tmp_path / "rows.jsonl", tmp_path / "summary.json"
+    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--slice", "book/answerable"]
+    argv += ["--slice", "book/off-topic", "--out", str(out), "--summary", str(summary_file)]
+    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 0
+    rows = {r["fixture_id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    answerable, off_topic = rows["1"], rows["2"]
+    assert answerable["short_answer"] is None or answerable["short_answer"].strip()
+    assert 0 <= answerable["short_em"] <= answerable["short_f1"] <= 1
+    if answerable["short_answer"] is None:
+        assert answerable["short_f1"] == 0.0
+    assert off_topic["short_em"] is None and off_topic["short_f1"] is None
+    slices = json.loads(summary_file.read_text())["slices"]
+    assert slices["book/answerable"]["short_f1"] == answerable["short_f1"]
+    assert slices["book/answerable"]["short_answered"] == float(
+        answerable["short_answer"] is not None
+    )
+    assert slices["book/off-topic"]["short_f1"] is None
+
+
 def test_missing_fixture_file_is_a_usage_error(
     tmp_path: Path, make_settings: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:

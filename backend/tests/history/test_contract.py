@@ -269,3 +269,12 @@ async def test_a_suggested_chapter_is_kept_with_its_message(store: ConversationS
     conversation = await store.get_conversation(conversation_id)
     assert conversation is not None
     assert [m.suggested_chapter for m in conversation.messages] == [suggestion, None]
+
+
+async def test_a_short_answer_is_kept_with_its_message(store: ConversationStore) -> None:
+    conversation_id = await store.create_conversation()
+    await store.add_message(conversation_id, record(short_answer="Git 2.23 or newer"))
+    await store.add_message(conversation_id, record(status="abstained", citations=[]))
+    conversation = await store.get_conversation(conversation_id)
+    assert conversation is not None
+    assert [m.short_answer for m in conversation.messages] == ["Git 2.23 or newer", None]

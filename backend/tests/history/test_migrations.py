@@ -6,8 +6,16 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from bookchat.history import conversation_store_for
-from bookchat.history.migrations import SQLITE_LEDGER, load_migrations
+import asyncpg
+
+from bookchat.history import MessageRecord, conversation_store_for
+from bookchat.history.migrations import (
+    POSTGRES_LEDGER,
+    SQLITE_LEDGER,
+    Dialect,
+    Migration,
+    load_migrations,
+)
 from bookchat.history.sqlite_store import FILE_NAME
 from tests.conftest import settings_for as app_settings
 from tests.history.conftest import Backend
@@ -95,3 +103,66 @@ async def test_upgrading_an_existing_database_keeps_its_messages(tmp_path: Path)
         await store.close()
     assert conversation is not None
     assert [(m.question, m.suggested_chapter) for m in conversation.messages] == [("Kept?", None)]
+
+
+async def _database_as_of(backend: Backend, release: int) -> None:
+    """Leave the backend's database as release `release` left it, with one message in it."""
+    dialect: Dialect = "sqlite" if backend.name == "sqlite" else "postgres"
+    shipped: list[Migration] = load_migrations(dialect)[:release]
+    message = (
+        "INSERT INTO messages (id, conversation_id, created_at, question, mode, answer, status,"
+        " generator) VALUES ('m1', 'old', '2026-01-01T00:00:00.000000+00:00', 'Kept?', 'book',"
+        " 'Yes.', 'grounded', 'extractive')"
+    )
+    if backend.name == "sqlite":
+        backend.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(backend.settings.data_dir / FILE_NAME) as conn:
+            conn.execute(SQLITE_LEDGER)
+            for migration in shipped:
+                conn.executescript(migration.sql)
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at)"
+                    " VALUES (?, ?, 'then')",
+                    (migration.version, migration.name),
+                )
+            conn.execute("INSERT INTO conversations (id, created_at) VALUES ('old', '2026-01-01')")
+            conn.execute(message)
+        return
+    assert backend.settings.database_url is not None
+    conn = await asyncpg.connect(backend.settings.database_url.get_secret_value())
+    try:
+        await conn.execute(POSTGRES_LEDGER)
+        for migration in shipped:
+            await conn.execute(migration.sql)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                migration.version,
+                migration.name,
+            )
+        await conn.execute(
+            "INSERT INTO conversations (id, created_at) VALUES ('old', '2026-01-01T00:00:00Z')"
+        )
+        await conn.execute(message)
+    finally:
+        await conn.close()
+
+
+async def test_upgrading_to_short_answers_keeps_earlier_messages(backend: Backend) -> None:
+    await _database_as_of(backend, release=2)  # before messages kept a short answer
+    store = backend.new_store()
+    try:
+        await store.migrate()
+        await store.add_message(
+            "old",
+            MessageRecord(
+                "When?", "book", "Since 2.23 [1].", "grounded", "extractive", short_answer="2.23"
+            ),
+        )
+        conversation = await store.get_conversation("old")
+    finally:
+        await store.close()
+    assert conversation is not None
+    assert [(m.question, m.short_answer) for m in conversation.messages] == [
+        ("Kept?", None),
+        ("When?", "2.23"),
+    ]

@@ -68,6 +68,11 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
           {message.mode === 'chapter' ? labels.notCoveredChapter : message.mode === 'selection' ? labels.notCoveredSelection : labels.notCoveredBook}
         </p>
       ) : null}
+      {message.shortAnswer && message.status === 'grounded' ? (
+        <p className="bookchat-short-answer">
+          <strong>{message.shortAnswer}</strong>
+        </p>
+      ) : null}
       <Markdown text={message.text} citations={message.citations} onCite={focusCitation} citeIdPrefix={citePrefix} />
       {message.stopped ? <p className="bookchat-note">{labels.stopped}</p> : null}
       {message.notice ? (

@@ -21,6 +21,8 @@ from bookchat.answer.features import Candidate, Context, compared, feature_matri
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
+from bookchat.answer.reader import Reader
+from bookchat.answer.short_answer import passage_text, short_answer
 from bookchat.config import Settings
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import Unit, payload_units
@@ -46,6 +48,7 @@ class Grounding:
     # The answer opens on a section whose heading the question names ("git clean" for
     # "Removing untracked files with git clean").
     named: bool = False
+    short_answer: str | None = None  # the reader's span inside the quote (short_answer.py)
 
     @property
     def covered(self) -> bool:
@@ -256,12 +259,16 @@ class Grounder:
         vectors: PassageVectors,
         cache: SentenceVectors,
         model: AnswerModel,
+        reader: Reader | None = None,
+        span_margin: float = 0.0,
     ) -> None:
         self._settings = settings
         self._retriever = retriever
         self._vectors = vectors
         self._cache = cache
         self._model = model
+        self._reader = reader
+        self._span_margin = span_margin
 
     async def ground(
         self,
@@ -300,7 +307,29 @@ class Grounder:
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]
         )
-        return Grounding(composition, covered, passages, threshold, best, judged.defines, named)
+        short = await self._short(asked, composition, relevant)
+        return Grounding(
+            composition, covered, passages, threshold, best, judged.defines, named, short
+        )
+
+    async def _short(
+        self, question: str, composition: Composition | None, hits: Sequence[Hit]
+    ) -> str | None:
+        """The reader's span in the passage a span answer quotes first, if any."""
+        if self._reader is None or composition is None or composition.kind != "span":
+            return None
+        cited = composition.citations[0].chunk_id
+        hit = next((h for h in hits if h.chunk_id == cited), None)
+        if hit is None:
+            return None
+        return await asyncio.to_thread(
+            short_answer,
+            self._reader,
+            question,
+            passage_text(hit.payload),
+            composition.answer,
+            min_margin=self._span_margin,
+        )
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]

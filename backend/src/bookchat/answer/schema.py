@@ -96,6 +96,9 @@ class QueryResponse(BaseModel):
     """The answer with its citations and how far to trust it."""
 
     answer: str
+    # The reader's predicted answer span ("Git 2.23 or newer"); null when the answer is a
+    # passage, an abstention or generated.
+    short_answer: str | None = None
     status: Status
     mode: Mode
     citations: list[Citation]

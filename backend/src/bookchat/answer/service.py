@@ -26,6 +26,7 @@ from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import Phrases, fallback_notice, localize, localize_deltas, phrases_for
+from bookchat.answer.reader import Reader, calibration
 from bookchat.answer.schema import (
     Citation,
     IndexNotReady,
@@ -36,6 +37,7 @@ from bookchat.answer.schema import (
     SuggestedChapter,
     UnknownChapter,
 )
+from bookchat.answer.short_answer import short_answer
 from bookchat.config import Settings
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.ingest.units import split_units
@@ -78,6 +80,7 @@ class Outcome:
     confidence: float
     suggested_chapter: SuggestedChapter | None = None
     passages: tuple[Passage, ...] = ()  # what a generated answer may draw on, when grounded
+    short_answer: str | None = None  # the reader's span inside the quote
 
 
 class AnswerService:
@@ -98,13 +101,9 @@ class AnswerService:
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._model = default_model()
-        self._grounder = Grounder(
-            settings,
-            self._retriever,
-            PassageVectors(store, self._vectors),
-            self._vectors,
-            self._model,
-        )
+        self._reader = Reader(threads=settings.reader_threads)
+        self._span_margin = float(calibration().get("span", 0.0))
+        self._grounder = self._grounder_for(self._retriever)
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -182,14 +181,18 @@ class AnswerService:
         if edition.where is None:
             return Scope(edition, seen, self._retriever, self._grounder, edition.locale)
         retriever = self._retriever.scoped(edition.where)
-        grounder = Grounder(
+        return Scope(edition, seen, retriever, self._grounder_for(retriever), edition.locale)
+
+    def _grounder_for(self, retriever: Retriever) -> Grounder:
+        return Grounder(
             self._settings,
             retriever,
             PassageVectors(self._store, self._vectors),
             self._vectors,
             self._model,
+            self._reader if self._settings.short_answers == "all" else None,
+            self._span_margin,
         )
-        return Scope(edition, seen, retriever, grounder, edition.locale)
 
     async def _extractive(
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
@@ -204,6 +207,7 @@ class AnswerService:
         citations, notice = fallback_notice(outcome.citations, scope.edition)
         return outcome, QueryResponse(
             answer=outcome.answer,
+            short_answer=outcome.short_answer,
             status=outcome.status,
             mode=request.mode,
             citations=citations,
@@ -246,7 +250,14 @@ class AnswerService:
             score = min(0.5, confidence(grounding.best_support, threshold))
             return Outcome(abstention, "abstained", [], score)
         score = confidence(comp.best_support, threshold)
-        return Outcome(comp.answer, "grounded", comp.citations, score, passages=grounding.passages)
+        return Outcome(
+            comp.answer,
+            "grounded",
+            comp.citations,
+            score,
+            passages=grounding.passages,
+            short_answer=grounding.short_answer,
+        )
 
     async def _query_vectors(
         self, question: str, query: str
@@ -316,5 +327,16 @@ class AnswerService:
         )
         selected = (Passage(source, request.selection),)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
-        grounding = Grounding(comp, covered, selected, threshold)
+        short = None
+        if comp is not None and self._settings.short_answers != "off":
+            # The selection is the citation: the reader's span anywhere in it is cited text.
+            short = await asyncio.to_thread(
+                short_answer,
+                self._reader,
+                request.question,
+                request.selection,
+                request.selection,
+                min_margin=self._span_margin,
+            )
+        grounding = Grounding(comp, covered, selected, threshold, short_answer=short)
         return self._outcome(grounding, scope.said.selection_abstention)

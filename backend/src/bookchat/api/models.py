@@ -93,6 +93,8 @@ class StoredMessage(BaseModel):
     latency_ms: float | None
     rating: Literal["up", "down"] | None
     suggested_chapter: SuggestedChapter | None = None
+    # The reader's predicted answer span, as given with the answer (null when there was none).
+    short_answer: str | None = None
 
 
 class ConversationOut(BaseModel):

@@ -55,6 +55,17 @@ def _answer_words(rows: Sequence[EvalRow]) -> dict[str, float | None]:
     }
 
 
+def _short_answers(rows: Sequence[EvalRow]) -> dict[str, float | None]:
+    """The reader's short answers on the rows they are judged on (short_answer.py)."""
+    judged = [r for r in rows if r.short_f1 is not None]
+    given = [r.actual_status == "grounded" and r.short_answer is not None for r in judged]
+    return {
+        "short_answered": _ratio(sum(given), len(judged)),
+        "short_em": _mean([r.short_em for r in judged if r.short_em is not None]),
+        "short_f1": _mean([r.short_f1 for r in judged if r.short_f1 is not None]),
+    }
+
+
 def _first_citation_is_gold(row: EvalRow) -> bool:
     return bool(row.cited_sources) and source_matches(row.cited_sources[0], row.expected_sources)
 
@@ -103,6 +114,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         ),
         "answer_contains": _ratio(sum(r.content_ok for r in judged), len(judged)),
         **_answer_words(rows),
+        **_short_answers(rows),
         "answered": _ratio(sum(r.actual_status == "grounded" for r in grounded), len(grounded)),
         "cite_at_1": _ratio(sum(map(_first_citation_is_gold, gold_rows)), len(gold_rows)),
         "cite_page_at_1": _ratio(sum(map(_first_citation_on_gold_page, gold_rows)), len(gold_rows)),

@@ -46,6 +46,12 @@ class EvalRow:
     oracle_f1: float | None = None
     # ms from the question to the model's first streamed text; None for answers not generated.
     first_token_ms: float | None = None
+    # The reader's predicted span (QueryResponse.short_answer), and its SQuAD exact match and F1
+    # against expected_answer_contains as the gold answers (short_answer.py); the figures are
+    # None unless the row should be answered and has gold phrases, and 0 without a span.
+    short_answer: str | None = None
+    short_em: float | None = None
+    short_f1: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object."""

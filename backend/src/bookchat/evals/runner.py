@@ -23,6 +23,7 @@ from bookchat.evals.gold_pages import GoldPages
 from bookchat.evals.oracle import oracle_f1
 from bookchat.evals.probe import RetrievalProbe
 from bookchat.evals.rows import EvalRow, SourceRef
+from bookchat.evals.short_answer import score_short_answer
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.followup import PriorTurn
 from bookchat.vectorstore import Hit
@@ -79,12 +80,16 @@ def _row(
     error: str | None = None,
     consistent: bool = True,
     first_token_ms: float | None = None,
+    short_answer: str | None = None,
 ) -> EvalRow:
     expected = [_ref(path, section) for path, section in fixture.expected_sources]
     status_ok = status == fixture.expected_status
     citation_ok = status != "error" and judge.citation_ok(fixture.expected_status, cited, expected)
     content_ok = status != "error" and judge.content_ok(answer, fixture.expected_answer_contains)
     score = score_answer(fixture.expected_status, status, answer, fixture.reference_answer)
+    short = score_short_answer(
+        fixture.expected_status, status, short_answer, fixture.expected_answer_contains
+    )
     return EvalRow(
         dataset_version=fixture.dataset_version,
         run_version=ctx.run_version,
@@ -113,6 +118,9 @@ def _row(
         answer_f1=score.f1 if score else None,
         answer_recall=score.recall if score else None,
         oracle_f1=_oracle(ctx, fixture),
+        short_answer=short_answer,
+        short_em=short.em if short else None,
+        short_f1=short.f1 if short else None,
     )
 
 
@@ -174,6 +182,8 @@ async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
         generator=response.generator,
         consistent=_consistent(response, hits),
         first_token_ms=first_token_ms,
+        # The streamed path's final event is the same QueryResponse, span included.
+        short_answer=response.short_answer,
     )
 
 

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from bookchat.answer.model import answer_model_version
+from bookchat.answer.reader import reader_version
 from bookchat.config import Settings
 
 
@@ -43,6 +44,7 @@ def settings_fingerprint(settings: Settings) -> str:
         "min_chunk_score": settings.min_chunk_score,
         "min_coverage": settings.min_coverage,
         "answer_model": answer_model_version(),
+        "reader": reader_version(),
         "answer_max_words": settings.answer_max_words,
         "chunk_max_tokens": settings.chunk_max_tokens,
         "chunk_overlap": settings.chunk_overlap,

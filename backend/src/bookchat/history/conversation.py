@@ -105,6 +105,7 @@ class ConversationalAnswers:
             suggested_chapter=(
                 response.suggested_chapter.model_dump() if response.suggested_chapter else None
             ),
+            short_answer=response.short_answer,
         )
         try:
             conversation_id = request.conversation_id or await self.store.create_conversation()

@@ -35,6 +35,7 @@ class MessageRecord:
     latency_ms: float | None = None
     corpus_version: str | None = None
     suggested_chapter: dict[str, Any] | None = None
+    short_answer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,7 @@ class Message:
     corpus_version: str | None
     rating: Rating | None
     suggested_chapter: dict[str, Any] | None = None
+    short_answer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

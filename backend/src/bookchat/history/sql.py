@@ -54,14 +54,14 @@ CONVERSATION_EXISTS = "SELECT 1 FROM conversations WHERE id = $1"
 DELETE_CONVERSATION = "DELETE FROM conversations WHERE id = $1"
 INSERT_MESSAGE = """INSERT INTO messages (id, conversation_id, created_at, question, mode, chapter,
     selection, selection_truncated, answer, status, citations, generator, latency_ms,
-    corpus_version, suggested_chapter)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"""
+    corpus_version, suggested_chapter, short_answer)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"""
 # One statement, so a conversation is never read half-deleted: one row per message, or a single
 # row with empty message columns for a conversation without messages.
 CONVERSATION = """SELECT c.id AS conversation_id, c.created_at AS conversation_created_at,
     m.id, m.created_at, m.question, m.mode, m.chapter, m.selection, m.selection_truncated,
     m.answer, m.status, m.citations, m.generator, m.latency_ms, m.corpus_version,
-    m.suggested_chapter, r.rating
+    m.suggested_chapter, m.short_answer, r.rating
     FROM conversations c
     LEFT JOIN messages m ON m.conversation_id = c.id
     LEFT JOIN ratings r ON r.message_id = m.id
@@ -94,7 +94,7 @@ def message_values(
     return (
         *ids, codec.time_in(now), record.question, record.mode, record.chapter, *selection,
         record.answer, record.status, codec.json_in(record.citations), record.generator,
-        record.latency_ms, record.corpus_version, suggested,
+        record.latency_ms, record.corpus_version, suggested, record.short_answer,
     )  # fmt: skip
 
 
@@ -118,7 +118,7 @@ def _message(codec: Codec, row: Row) -> Message:
     suggested = row["suggested_chapter"]
     return Message(
         **_columns(row, "id", "question", "mode", "chapter", "selection", "answer", "status"),
-        **_columns(row, "generator", "latency_ms", "corpus_version", "rating"),
+        **_columns(row, "generator", "latency_ms", "corpus_version", "rating", "short_answer"),
         created_at=codec.time_out(row["created_at"]),
         selection_truncated=bool(row["selection_truncated"]),
         citations=codec.json_out(row["citations"]),

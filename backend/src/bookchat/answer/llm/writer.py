@@ -160,6 +160,7 @@ class LLMWriter:
         meta = extractive.model_copy(
             update={
                 "answer": "",
+                "short_answer": None,  # the model's own words: no span of the book
                 "generator": "llm",
                 "model": self._generator.model_name,
                 "citations": [_preview(i + 1, p) for i, p in enumerate(draft.passages)],
@@ -234,6 +235,7 @@ class LLMWriter:
             warnings.append(draft.said.unsupported)
         return {
             "answer": checked.answer,
+            "short_answer": None,  # the model's own words: no span of the book
             "status": checked.status,
             "citations": checked.citations,
             "confidence": score,

@@ -1,0 +1,240 @@
+"""The answer reader: a MiniLM cross-encoder trained here that reads a question with a passage.
+
+For each passage it gives one relevance score (does this passage answer the question?), used to
+rank passages and to decide coverage, and the span most likely to be the answer, SQuAD-style
+(start and end word pieces), beside how far that span beats "no answer here" (the [CLS] span).
+It was fine-tuned from the packaged all-MiniLM-L6-v2 by `backend/training/train_reader.py`;
+the shipped file holds only the tensors training changed (float16) and the head, so the
+packaged checkpoint stays the one source of the word embeddings. No hub, no transformers
+import: the forward pass is `retrieval.minilm.TorchMiniLM` with bfloat16 products.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.retrieval.minilm import TorchMiniLM, packaged_model_dir
+
+WEIGHTS = Path(__file__).with_name("reader.safetensors")
+CALIBRATION = Path(__file__).with_name("reader.json")
+MAX_PIECES = 288  # question and passage together, [CLS] and both [SEP] included
+MAX_QUESTION = 48  # a longer question (a pasted log) is cut: its start says what is asked
+STRIDE = 96  # a passage longer than one window is read again from this many pieces back
+MAX_ANSWER = 40  # word pieces in a predicted span
+BATCH = 16
+# Readings kept per (question, passage): chapter mode reads the book's passages beside the
+# chapter's, and a repeated question (or `bookchat eval`'s retrieval probe) reads them again.
+REMEMBERED = 512
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One (question, part of a passage) sequence as the model reads it."""
+
+    ids: list[int]
+    types: list[int]
+    passage: int  # index of the passage it reads
+    first: int  # sequence index of the passage's first word piece
+    offsets: list[tuple[int, int]]  # character offsets in the passage of each passage piece
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reading:
+    """What the reader found in one passage."""
+
+    passage: int
+    relevance: float  # logit: how well the passage answers the question
+    span_score: float  # best span's logits minus the no-answer span's
+    start: int  # character offsets of the best span in the passage
+    end: int
+    answer: str
+    # The window the span was read in: each piece's character offsets in the passage and its
+    # start and end logits, so that any part of the passage (a unit) can be scored as a span.
+    offsets: tuple[tuple[int, int], ...] = ()
+    logits: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 2), np.float32))
+
+    def within(self, begin: int, end: int) -> float:
+        """The best span's start + end logits among the pieces inside characters [begin, end)
+        (minus infinity when none is read there)."""
+        inside = [i for i, (a, b) in enumerate(self.offsets) if a >= begin and b <= end]
+        if not inside:
+            return float("-inf")
+        part = self.logits[inside[0] : inside[-1] + 1]
+        return best_span(part[:, 0], part[:, 1])[2]
+
+    @property
+    def probability(self) -> float:
+        """The relevance as a probability."""
+        return float(1.0 / (1.0 + np.exp(-self.relevance)))
+
+
+def load_tokenizer() -> Any:
+    """The packaged MiniLM tokenizer, without the file's own padding and truncation."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(packaged_model_dir() / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
+def encode_windows(
+    tokenizer: Any,
+    question: str,
+    passages: Sequence[str],
+    max_pieces: int = MAX_PIECES,
+    stride: int = STRIDE,
+) -> list[Window]:
+    """`[CLS] question [SEP] passage [SEP]` windows of every passage (segment 1: the passage)."""
+    cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+    asked = tokenizer.encode(question, add_special_tokens=False).ids[:MAX_QUESTION]
+    head = [cls, *asked, sep]
+    room = max_pieces - len(head) - 1
+    windows: list[Window] = []
+    encoded = tokenizer.encode_batch(list(passages), add_special_tokens=False)
+    for index, piece in enumerate(encoded):
+        ids, offsets = piece.ids, piece.offsets
+        begin = 0
+        while True:
+            part = slice(begin, begin + room)
+            body = ids[part]
+            windows.append(
+                Window(
+                    [*head, *body, sep],
+                    [0] * len(head) + [1] * (len(body) + 1),
+                    index,
+                    len(head),
+                    [(int(a), int(b)) for a, b in offsets[part]],
+                )
+            )
+            if begin + room >= len(ids):
+                break
+            begin += max(room - stride, 1)
+    return windows
+
+
+def best_span(start: NDArray[np.float32], end: NDArray[np.float32]) -> tuple[int, int, float]:
+    """The (first, last) piece maximising start + end logits with first ≤ last < first +
+    MAX_ANSWER, and that sum."""
+    pairs = start[:, None] + end[None, :]
+    n = len(start)
+    rows, cols = np.indices((n, n))
+    pairs = np.where((cols >= rows) & (cols < rows + MAX_ANSWER), pairs, -np.inf)
+    flat = int(np.argmax(pairs))
+    first, last = divmod(flat, n)
+    return first, last, float(pairs[first, last])
+
+
+class Reader:
+    """The trained reader: `read(question, passages)` gives one Reading per passage."""
+
+    def __init__(self, weights: Path = WEIGHTS, threads: int = 2) -> None:
+        import torch
+        from safetensors.torch import load_file
+
+        tensors = load_file(str(weights))
+        head_w = tensors.pop("head.weight").float().numpy()
+        head_b = tensors.pop("head.bias").float().numpy()
+        self._head = (head_w.T.astype(np.float32), head_b.astype(np.float32))
+        self._model = TorchMiniLM(packaged_model_dir(), threads, overrides=tensors)
+        self._tokenizer = load_tokenizer()
+        self._threads = threads
+        self._torch = torch
+        self._seen: OrderedDict[tuple[str, str], Reading] = OrderedDict()
+        # One forward pass at a time: torch's thread pool is shared, and two reads at once
+        # would each take twice as long.
+        self._lock = threading.Lock()
+
+    def logits(self, windows: Sequence[Window]) -> list[NDArray[np.float32]]:
+        """Per window, its (pieces, 3) logits: start, end, relevance (read at [CLS])."""
+        out: list[NDArray[np.float32]] = [np.zeros((0, 3), np.float32)] * len(windows)
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i].ids))
+        w, b = self._head
+        for at in range(0, len(order), BATCH):
+            batch = order[at : at + BATCH]
+            width = max(len(windows[i].ids) for i in batch)
+            ids = np.zeros((len(batch), width), np.int64)
+            types = np.zeros_like(ids)
+            mask = np.zeros_like(ids)
+            for row, i in enumerate(batch):
+                n = len(windows[i].ids)
+                ids[row, :n], types[row, :n], mask[row, :n] = windows[i].ids, windows[i].types, 1
+            with self._lock:
+                self._torch.set_num_threads(self._threads)
+                hidden = self._model(ids, mask, types)
+            scores = hidden @ w + b
+            for row, i in enumerate(batch):
+                out[i] = scores[row, : len(windows[i].ids)]
+        return out
+
+    def read(self, question: str, passages: Sequence[str]) -> list[Reading]:
+        """How well each passage answers `question`, and where (best window per passage)."""
+        with self._lock:
+            known = [self._seen.get((question, text)) for text in passages]
+        todo = [i for i, reading in enumerate(known) if reading is None]
+        fresh = self._read(question, [passages[i] for i in todo]) if todo else []
+        with self._lock:
+            for i, reading in zip(todo, fresh, strict=True):
+                known[i] = self._seen[(question, passages[i])] = replace(reading, passage=i)
+            while len(self._seen) > REMEMBERED:
+                self._seen.popitem(last=False)
+        return [replace(r, passage=i) for i, r in enumerate(known) if r is not None]
+
+    def _read(self, question: str, passages: Sequence[str]) -> list[Reading]:
+        if not passages:
+            return []
+        windows = encode_windows(self._tokenizer, question, passages)
+        best: dict[int, Reading] = {}
+        for window, scores in zip(windows, self.logits(windows), strict=True):
+            body = slice(window.first, window.first + len(window.offsets))
+            first, last, value = best_span(scores[body, 0], scores[body, 1])
+            null = float(scores[0, 0] + scores[0, 1])
+            start, end = window.offsets[first][0], window.offsets[last][1]
+            text = passages[window.passage]
+            reading = Reading(
+                window.passage,
+                float(scores[0, 2]),
+                value - null,
+                start,
+                end,
+                text[start:end],
+                tuple(window.offsets),
+                scores[body, :2],
+            )
+            seen = best.get(window.passage)
+            if seen is None:
+                best[window.passage] = reading
+            else:
+                # The window that answers best gives the span; the passage keeps its best score.
+                keep = reading if reading.span_score > seen.span_score else seen
+                best[window.passage] = replace(
+                    keep, relevance=max(reading.relevance, seen.relevance)
+                )
+        return [best[i] for i in range(len(passages))]
+
+
+def reader_version() -> str:
+    """Short hash of the shipped weights and thresholds: a retrained reader is a new run version."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in (WEIGHTS, CALIBRATION):
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return digest.hexdigest()[:8]
+
+
+def calibration() -> dict[str, Any]:
+    """What backend/training/calibrate_reader.py measured and fitted for the shipped weights."""
+    if not CALIBRATION.exists():
+        return {}
+    data: dict[str, Any] = json.loads(CALIBRATION.read_text(encoding="utf-8"))
+    return data

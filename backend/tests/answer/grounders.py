@@ -1,0 +1,31 @@
+"""A grounder over the ingested sample book, as the service builds it (shared by tests)."""
+
+from __future__ import annotations
+
+from bookchat.answer.grounding import Grounder
+from bookchat.answer.model import AnswerModel, default_model
+from bookchat.answer.reader import Reader
+from bookchat.config import Settings
+from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
+from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.search import Retriever
+from bookchat.vectorstore import VectorStore
+
+
+def book_grounder(
+    settings: Settings,
+    store: VectorStore,
+    embedder: Embedder,
+    model: AnswerModel | None = None,
+    reader: Reader | None = None,
+) -> Grounder:
+    """The sample book's grounder with `model` (the committed one by default) and `reader`."""
+    cache = SentenceVectors(embedder)
+    return Grounder(
+        settings,
+        Retriever(store, hybrid=True),
+        PassageVectors(store, cache),
+        cache,
+        model or default_model(),
+        reader,
+    )

@@ -1,0 +1,85 @@
+"""The answer reader: the shipped weights, windows over long passages, spans and relevance."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bookchat.answer.reader import (
+    MAX_ANSWER,
+    MAX_PIECES,
+    WEIGHTS,
+    Reader,
+    best_span,
+    calibration,
+    encode_windows,
+    load_tokenizer,
+)
+
+# Written by backend/training/train_reader.py from the trained model (float32, transformers).
+CHECKS = WEIGHTS.with_suffix(".checks.json")
+
+
+def test_the_shipped_weights_reproduce_the_scores_training_measured(reader: Reader) -> None:
+    checks = json.loads(CHECKS.read_text(encoding="utf-8"))
+    assert len(checks) >= 3
+    for check in checks:
+        (reading,) = reader.read(check["question"], [check["passage"]])
+        # bfloat16 products here, float32 in training: the same logit to a small tolerance.
+        assert reading.relevance == pytest.approx(check["relevance"], abs=0.25)
+
+
+def test_the_passage_that_answers_reads_as_relevant_and_the_span_is_the_answer(
+    reader: Reader,
+) -> None:
+    question = "Who wrote Git?"
+    answers = "History\nGit was written by Linus Torvalds in April 2005 to manage the Linux kernel."
+    other = "Installing\nOn Fedora, install Git with `sudo dnf install git`."
+    first, second = reader.read(question, [answers, other])
+    assert first.probability > 0.5 > second.probability
+    assert first.answer == "Linus Torvalds"
+    assert answers[first.start : first.end] == first.answer
+    assert first.span_score > 0 > second.span_score
+
+
+def test_the_shipped_thresholds_are_probabilities_fitted_for_every_mode() -> None:
+    fitted = calibration()
+    for mode in ("book", "chapter", "selection"):
+        assert 0.0 < fitted[mode] < 1.0
+    assert fitted["chapter_margin"] > 0
+
+
+def test_a_long_passage_is_read_in_overlapping_windows_that_cover_it() -> None:
+    tokenizer = load_tokenizer()
+    passage = " ".join(f"Sentence number {i} says something about commits." for i in range(120))
+    windows = encode_windows(tokenizer, "What do the sentences say?", [passage])
+    assert len(windows) > 1
+    assert all(len(w.ids) <= MAX_PIECES and len(w.ids) == len(w.types) for w in windows)
+    covered = {o for w in windows for o in w.offsets}
+    assert len(covered) == len(tokenizer.encode(passage, add_special_tokens=False).ids)
+    for earlier, later in itertools.pairwise(windows):
+        assert later.offsets[0] < earlier.offsets[-1]  # they overlap
+    # Segment 1 is the passage (and its closing [SEP]); offsets point into the passage.
+    w = windows[0]
+    assert w.types[w.first - 1] == 0 and w.types[w.first] == 1
+    a, b = w.offsets[0]
+    assert passage[a:b] == "sentence"[: b - a] or passage[a:b].lower() == "sentence"
+
+
+def test_the_best_span_never_ends_before_it_starts_nor_runs_too_long() -> None:
+    start = np.zeros(200, np.float32)
+    end = np.zeros(200, np.float32)
+    start[60], end[10] = 5.0, 5.0  # the best pair in order would end before it starts
+    end[60 + MAX_ANSWER] = 4.0  # one piece too far from 60
+    end[70] = 1.0
+    first, last, value = best_span(start, end)
+    assert (first, last) == (60, 70) and value == pytest.approx(6.0)
+    assert last - first < MAX_ANSWER
+
+
+def test_weights_are_small_enough_to_ship() -> None:
+    assert Path(WEIGHTS).stat().st_size < 25 * 1024 * 1024

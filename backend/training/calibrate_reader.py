@@ -1,0 +1,319 @@
+"""Measure the answer reader on held-out data; writes backend/src/bookchat/answer/reader.json.
+
+The service uses the reader for the short answer only (its `span` margin); the rest of the file
+records how the reader does as the judge of coverage, the thresholds it would need and what
+they cost (decisions.md, "The answer reader"), so that a retrained reader can be compared.
+
+    backend/.venv/bin/python backend/training/calibrate_reader.py [--data DIR] [--weights FILE]
+    (make train runs it after train_reader.py)
+
+On questions and paragraphs the reader never trained on (reader_data.py holds them out):
+squad-train10, ingested as a book, and every fourth sample-book training question. Each
+question is asked as the service asks it (the same hybrid retrieval, the same passages read):
+- book mode: answerable questions whose gold section is among the passages read (they should be
+  answered); the same questions asked of the book without their own page (off-topic) and the
+  questions the book does not cover (they should be declined); SQuAD 2.0's unanswerable
+  questions (adversarial: reported, not fitted on);
+- chapter mode: answerable questions asked in their own chapter (answered) and in another one
+  (declined, or deferred to the chapter the book's best passage lies in);
+- selection mode: the gold paragraph selected (answered); another paragraph of its article, or
+  an unanswerable question's own paragraph (declined).
+A mode's threshold is the lowest P(covered) that declines TARGET_DECLINED of its negatives
+(off-topic and uncovered in book mode; other passages in selection mode), so that a reader asking
+about something the book lacks is told so; the figures at that threshold are written beside it.
+Chapter mode holds the chapter's best passage to the book's threshold and defers when the book's
+best passage, in another chapter, reads `chapter_margin` logits better: the margin is the one
+that gets the most chapter asks right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import numpy as np
+
+from bookchat.answer.reader import CALIBRATION, WEIGHTS, Reader
+from bookchat.answer.short_answer import MAX_WORDS, passage_text
+from bookchat.config import Settings
+from bookchat.evals.short_answer import squad_f1
+from bookchat.ingest.corpus import build_corpus
+from bookchat.retrieval.embedder import Embedder
+from bookchat.vectorstore import Hit
+
+sys.path.insert(0, str(Path(__file__).parent))
+from reader_data import HELD_OUT_UNANSWERABLE, held_out_book
+from scratch_book import ScratchBook
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "corpora"
+SEED = 13
+TARGET_DECLINED = 0.97
+SQUAD_QUESTIONS = 500  # answerable squad-train10 questions asked (of 4,371)
+READ = 8  # passages read per question by the reader as the judge of coverage
+SHOWN_SPANS = 0.90  # share of answerable held-out selections that keep a short answer
+
+
+@dataclass(frozen=True, slots=True)
+class ChapterAsk:
+    """One question asked in a chapter: the best passage read there and in the whole book."""
+
+    own: bool  # asked in the chapter that answers it
+    chapter: float  # best relevance logit among the chapter's passages
+    book: float  # ... among the book's
+    book_elsewhere: bool  # the book's best passage lies in another chapter
+
+
+@dataclass(slots=True)
+class Scores:
+    """P(covered) of the questions of each kind, per mode."""
+
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, kind: str, value: float) -> None:
+        """Record one question's best P(covered)."""
+        self.by_kind.setdefault(kind, []).append(value)
+
+    def share_above(self, kind: str, threshold: float) -> float | None:
+        """Share of `kind` at or above `threshold` (answered), None when there is none."""
+        values = self.by_kind.get(kind, [])
+        return round(float(np.mean([v >= threshold for v in values])), 4) if values else None
+
+
+class Book(ScratchBook):
+    """A scratch index of one book, with its chapters."""
+
+    def __init__(self, docs: Path, embedder: Embedder, data: Path | None) -> None:
+        super().__init__(docs, embedder, data)
+        self.chapters = [c.key for c in build_corpus(docs).chapters]
+
+    def hits(
+        self,
+        question: str,
+        vector: Any,
+        drop_path: str | None = None,
+        chapter: str | None = None,
+    ) -> list[Hit]:
+        """The passages the service reads (with `drop_path`: as if that page were not there)."""
+        hits = self.retriever.search(
+            question, vector.tolist(), limit=READ * 4 if drop_path else READ, chapter=chapter
+        )
+        return [h for h in hits if h.payload.get("path") != drop_path][:READ]
+
+
+def best(reader: Reader, question: str, texts: list[str]) -> float:
+    """The reader's best P(covered) over `texts`."""
+    return max((r.probability for r in reader.read(question, texts)), default=0.0)
+
+
+def chapter_asks(
+    reader: Reader, book: Book, question: str, vector: Any, hits: list[Hit], own: str, rng: Any
+) -> list[ChapterAsk]:
+    """The question asked in its own chapter and in another one."""
+    readings = reader.read(question, [passage_text(h.payload) for h in hits])
+    top = max(range(len(hits)), key=lambda i: readings[i].relevance)
+    book_best, book_chapter = readings[top].relevance, str(hits[top].payload.get("chapter"))
+    out = []
+    others = [c for c in book.chapters if c != own]
+    for chapter, is_own in ((own, True), (rng.choice(others), False)):
+        inside = book.hits(question, vector, chapter=chapter)
+        texts = [passage_text(h.payload) for h in inside]
+        mine = max((r.relevance for r in reader.read(question, texts)), default=-20.0)
+        out.append(ChapterAsk(is_own, mine, book_best, book_chapter != chapter))
+    return out
+
+
+def fit_margin(asks: list[ChapterAsk], threshold: float) -> tuple[float, dict[str, float]]:
+    """The margin getting the most chapter asks right, and the shares right at it."""
+    logit = float(np.log(threshold / (1 - threshold)))
+
+    def right(ask: ChapterAsk, margin: float) -> bool:
+        defers = ask.book_elsewhere and ask.book >= logit and ask.book >= ask.chapter + margin
+        answers = ask.chapter >= logit and not defers
+        return answers if ask.own else not answers
+
+    grid = [round(0.5 * i, 1) for i in range(13)]
+    margin = max(grid, key=lambda m: (sum(right(a, m) for a in asks), -abs(m - 2.0)))
+    own = [a for a in asks if a.own]
+    wrong = [a for a in asks if not a.own]
+    return margin, {
+        "own-chapter answered": round(float(np.mean([right(a, margin) for a in own])), 4),
+        "wrong-chapter declined": round(float(np.mean([right(a, margin) for a in wrong])), 4),
+    }
+
+
+def book_mode(
+    reader: Reader,
+    book: Book,
+    embedder: Embedder,
+    questions: list[dict[str, Any]],
+    scores: Scores,
+    chapters: list[ChapterAsk],
+    rng: Any,
+) -> None:
+    """Ask each question of the book, answerable ones again without their page and in their
+    own chapter and another."""
+    vectors = embedder.embed([q["question"] for q in questions])
+    for q, vector in zip(questions, vectors, strict=True):
+        if q["kind"] == "answerable":
+            hits = book.hits(q["question"], vector)
+            gold = [
+                h for h in hits if (h.payload.get("path"), h.payload.get("section")) == q["gold"]
+            ]
+            if gold:
+                scores.add(
+                    "answerable",
+                    best(reader, q["question"], [passage_text(h.payload) for h in hits]),
+                )
+                own = str(gold[0].payload.get("chapter"))
+                chapters += chapter_asks(reader, book, q["question"], vector, hits, own, rng)
+            off = book.hits(q["question"], vector, drop_path=q["gold"][0])
+            scores.add(
+                "off-topic", best(reader, q["question"], [passage_text(h.payload) for h in off])
+            )
+        else:
+            hits = book.hits(q["question"], vector)
+            scores.add(
+                q["kind"], best(reader, q["question"], [passage_text(h.payload) for h in hits])
+            )
+
+
+def squad_rows() -> list[dict[str, Any]]:
+    """squad-train10's questions, with the index of their article."""
+    rows, titles = [], []
+    for line in (SHARED / "squad-train10" / "questions.jsonl").read_text("utf-8").splitlines():
+        row = json.loads(line)
+        if row["article_title"] not in titles:
+            titles.append(row["article_title"])
+        row["article"] = titles.index(row["article_title"])
+        rows.append(row)
+    return rows
+
+
+def threshold_for(negatives: list[float]) -> float:
+    """The lowest threshold declining TARGET_DECLINED of `negatives`."""
+    ordered = sorted(negatives)
+    at = min(len(ordered) - 1, int(np.ceil(TARGET_DECLINED * len(ordered))) - 1)
+    return round(float(ordered[at]) + 1e-4, 4)
+
+
+def fit_span_margin(spans: list[tuple[float, int]]) -> float:
+    """The highest span margin at which SHOWN_SPANS of the held-out answerable selections still
+    get a short answer (a span of at most short_answer.MAX_WORDS words beating "no answer" by
+    the margin): a short answer should be there for nearly every question the book answers, and
+    be left out where the reader doubts it most."""
+    grid = [round(-6 + 0.5 * i, 1) for i in range(17)]
+    shown = {
+        m: float(np.mean([score >= m and words <= MAX_WORDS for score, words in spans]))
+        for m in grid
+    }
+    return max((m for m in grid if shown[m] >= SHOWN_SPANS), default=grid[0])
+
+
+def main() -> None:
+    """Score the held-out questions, fit and write the thresholds."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, help="keep the scratch indexes here (re-runs)")
+    parser.add_argument("--weights", type=Path, default=WEIGHTS)
+    parser.add_argument("--out", type=Path, default=CALIBRATION)
+    args = parser.parse_args()
+    if not SHARED.exists():
+        sys.exit(f"error: calibration needs {SHARED} (the shared corpora)")
+    rng = random.Random(SEED)
+    reader = Reader(args.weights)
+    embedder = Embedder.from_settings(Settings())  # type: ignore[call-arg]
+    book_scores, selection_scores = Scores(), Scores()
+    chapters: list[ChapterAsk] = []
+
+    rows = squad_rows()
+    answerable = rng.sample([r for r in rows if r["answerable"]], SQUAD_QUESTIONS)
+    adversarial = [r for r in rows if not r["answerable"] and r["article"] in HELD_OUT_UNANSWERABLE]
+    squad = Book(SHARED / "squad-train10" / "docs", embedder, args.data)
+    asked = [
+        {
+            "question": r["question"],
+            "kind": "answerable",
+            "gold": (str(r["chapter_file"]).removeprefix("docs/"), r["gold_section_heading"]),
+        }
+        for r in answerable
+    ] + [{"question": r["question"], "kind": "adversarial"} for r in adversarial]
+    book_mode(reader, squad, embedder, asked, book_scores, chapters, rng)
+    squad.close()
+    by_article: dict[int, list[str]] = {}
+    for r in rows:
+        by_article.setdefault(r["article"], []).append(r["selected_text"])
+    span_f1: list[float] = []
+    spans: list[tuple[float, int]] = []
+    for r in answerable:
+        (reading,) = reader.read(r["question"], [r["selected_text"]])
+        selection_scores.add("answerable", reading.probability)
+        span_f1.append(max(squad_f1(reading.answer, gold) for gold in r["answers"]))
+        spans.append((reading.span_score, len(reading.answer.split())))
+        others = [p for p in set(by_article[r["article"]]) if p != r["selected_text"]]
+        other = rng.choice(sorted(others))
+        selection_scores.add("other-passage", best(reader, r["question"], [other]))
+    for r in adversarial:
+        selection_scores.add("adversarial", best(reader, r["question"], [r["selected_text"]]))
+
+    sample = [
+        json.loads(line)
+        for line in (ROOT / "backend" / "training" / "sample-book-questions.jsonl")
+        .read_text("utf-8")
+        .splitlines()
+        if line.strip()
+    ]
+    held = [r for r in sample if held_out_book(str(r["id"]))]
+    book = Book(ROOT / "website" / "docs", embedder, args.data)
+    asked = [
+        {"question": r["question"], "kind": "answerable", "gold": (r["path"], r["section"])}
+        if r["answerable"]
+        else {"question": r["question"], "kind": "uncovered"}
+        for r in held
+    ]
+    book_mode(reader, book, embedder, asked, book_scores, chapters, rng)
+    book.close()
+    embedder.close()
+
+    covered = threshold_for(
+        book_scores.by_kind["off-topic"] + book_scores.by_kind.get("uncovered", [])
+    )
+    selection = threshold_for(selection_scores.by_kind["other-passage"])
+    margin, chapter_figures = fit_margin(chapters, covered)
+    span_margin = fit_span_margin(spans)
+    figures = {
+        "book": {k: book_scores.share_above(k, covered) for k in book_scores.by_kind},
+        "selection": {
+            k: selection_scores.share_above(k, selection) for k in selection_scores.by_kind
+        },
+        "chapter": chapter_figures,
+        # SQuAD F1 of the predicted span on the answerable questions' own paragraphs.
+        "selection_span_f1": round(float(np.mean(span_f1)), 4),
+        "counts": {
+            "book": {k: len(v) for k, v in book_scores.by_kind.items()},
+            "selection": {k: len(v) for k, v in selection_scores.by_kind.items()},
+            "chapter": len(chapters),
+        },
+    }
+    result = {
+        "book": covered,
+        "chapter": covered,
+        "selection": selection,
+        "span": span_margin,
+        "chapter_margin": margin,
+        "answered_at_threshold": figures,
+        "note": "fitted by backend/training/calibrate_reader.py on held-out training data",
+    }
+    args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
