@@ -15,7 +15,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +31,8 @@ MAX_QUESTION = 48  # a longer question (a pasted log) is cut: its start says wha
 STRIDE = 96  # a passage longer than one window is read again from this many pieces back
 MAX_ANSWER = 40  # word pieces in a predicted span
 BATCH = 16
-# Readings kept per (question, passage): chapter mode reads the book's passages beside the
-# chapter's, and a repeated question (or `bookchat eval`'s retrieval probe) reads them again.
+# Readings kept per (question, passage), oldest dropped first: a class asks the same question of
+# the same selection again, and chapter mode may read the book's answer beside the chapter's.
 REMEMBERED = 512
 
 
@@ -47,7 +47,7 @@ class Window:
     offsets: list[tuple[int, int]]  # character offsets in the passage of each passage piece
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Reading:
     """What the reader found in one passage."""
 
@@ -57,19 +57,6 @@ class Reading:
     start: int  # character offsets of the best span in the passage
     end: int
     answer: str
-    # The window the span was read in: each piece's character offsets in the passage and its
-    # start and end logits, so that any part of the passage (a unit) can be scored as a span.
-    offsets: tuple[tuple[int, int], ...] = ()
-    logits: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 2), np.float32))
-
-    def within(self, begin: int, end: int) -> float:
-        """The best span's start + end logits among the pieces inside characters [begin, end)
-        (minus infinity when none is read there)."""
-        inside = [i for i, (a, b) in enumerate(self.offsets) if a >= begin and b <= end]
-        if not inside:
-            return float("-inf")
-        part = self.logits[inside[0] : inside[-1] + 1]
-        return best_span(part[:, 0], part[:, 1])[2]
 
     @property
     def probability(self) -> float:
@@ -207,8 +194,6 @@ class Reader:
                 start,
                 end,
                 text[start:end],
-                tuple(window.offsets),
-                scores[body, :2],
             )
             seen = best.get(window.passage)
             if seen is None:
