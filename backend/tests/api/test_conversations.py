@@ -196,6 +196,17 @@ def test_book_answers_carry_a_short_answer_only_when_asked_to(
     assert body["short_answer"] and body["short_answer"] in body["answer"].replace("`", "")
 
 
+def test_no_answer_carries_a_short_answer_when_they_are_off(
+    make_client: Any, book_settings: Settings
+) -> None:
+    off = settings_for(
+        book_settings.data_dir, BOOKCHAT_SHORT_ANSWERS="off", BOOKCHAT_WARM_SENTENCE_CACHE=False
+    )
+    with make_client(off) as client:
+        body = _ask(client, "Who wrote Git?", mode="selection", selection=SELECTED)
+    assert body["status"] == "grounded" and body["short_answer"] is None
+
+
 def test_a_message_without_a_short_answer_reads_back_null(client: Any) -> None:
     body = _ask(client, "What is the capital of Australia?")
     assert body["short_answer"] is None

@@ -279,9 +279,11 @@ class Grounder:
         *,
         focus: tuple[str, NDArray[np.float32]] | None = None,
         said: Phrases = ENGLISH,
+        short: bool = True,
     ) -> Grounding:
         """Retrieve with `question`; judge units for `focus` (the question itself, when the
-        retrieval query was widened with earlier turns: those turns are already answered)."""
+        retrieval query was widened with earlier turns: those turns are already answered);
+        `short=False` when no reader will see the answer (no short answer is read)."""
         hits = await asyncio.to_thread(
             self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
         )
@@ -307,9 +309,9 @@ class Grounder:
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]
         )
-        short = await self._short(asked, composition, relevant)
+        span = await self._short(asked, composition, relevant) if short else None
         return Grounding(
-            composition, covered, passages, threshold, best, judged.defines, named, short
+            composition, covered, passages, threshold, best, judged.defines, named, span
         )
 
     async def _short(

@@ -101,7 +101,10 @@ class AnswerService:
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._model = default_model()
-        self._reader = Reader(threads=settings.reader_threads)
+        # Loaded only when some answer may carry a short answer: ~0.5 s of start-up otherwise.
+        self._reader = (
+            Reader(threads=settings.reader_threads) if settings.short_answers != "off" else None
+        )
         self._span_margin = float(calibration().get("span", 0.0))
         self._grounder = self._grounder_for(self._retriever)
         self._writer = (
@@ -287,7 +290,10 @@ class AnswerService:
             query, vector, request.top_k, request.chapter, focus=focus, said=said
         )
         # The rest of the book, to point elsewhere: the same edition's book, never another's.
-        book = await scope.grounder.ground(query, vector, request.top_k, focus=focus, said=said)
+        # Only compared with the chapter's, never shown: no short answer is read for it.
+        book = await scope.grounder.ground(
+            query, vector, request.top_k, focus=focus, said=said, short=False
+        )
         if grounding.composition is not None and not elsewhere(grounding, book, request.chapter):
             return self._outcome(grounding, "")
         suggestion = suggest_chapter(book.composition, scope.catalog, exclude=request.chapter)
@@ -328,7 +334,7 @@ class AnswerService:
         selected = (Passage(source, request.selection),)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         short = None
-        if comp is not None and self._settings.short_answers != "off":
+        if comp is not None and self._reader is not None:
             # The selection is the citation: the reader's span anywhere in it is cited text.
             short = await asyncio.to_thread(
                 short_answer,
