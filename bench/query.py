@@ -14,10 +14,25 @@ answerable chapter and selection rows. At most `--questions` of each per mode.
 
 Targets (1 client, book mode): server-side p95 <= 200 ms on the sample book and <= 300 ms on the
 robotics textbook. Requests per second at 4 clients are reported per corpus without a target.
+These servers run with the answer cache off (bench/harness.py), so repeats are answered afresh.
+
+The answer cache (`answer_cache`, or alone with `--cache`), on the sample book's book-mode
+fixture questions: each asked once (misses) then again (hits) at 1 client, server-side and round
+trip; then, in 3 paired rounds against a server with the cache off and one with it on (side by
+side, alternating which goes first; new questions each round), 8 clients replay a mix where every
+question is asked twice (half the requests repeat). Targets: a hit's server-side p95 <= 5 ms; the
+median ratio of throughput with the cache to without >= 1.8.
 
     backend/.venv/bin/python bench/query.py [--questions 60] [--squad]
     backend/.venv/bin/python bench/query.py --generator llm [--rounds 3]
     backend/.venv/bin/python bench/query.py --history [--rounds 3]
+    backend/.venv/bin/python bench/query.py --cache [--questions 60]
+    backend/.venv/bin/python bench/query.py --overview [--rounds 3]
+
+Overview questions (`overview`, or alone with `--overview`, issue #31): "Give me an overview of
+this chapter." in chapter mode for every chapter, "Summarize this page" on every page (with its
+`page`) and "What are the main topics of this book?", on the sample book and the robotics
+textbook, at 1 client. Target: server-side p95 <= 50 ms (answered from the stored outline).
 
 `--generator llm` measures bookchat's own overhead around a generated answer instead, against
 the scripted model server (see bench/llm_overhead.py).
@@ -26,10 +41,14 @@ the scripted model server (see bench/llm_overhead.py).
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
+import shutil
+import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -189,6 +208,162 @@ def _bench_corpus(
             return out
 
 
+CACHE_CLIENTS = 8
+CACHE_ROUNDS = 3
+# Answer cache targets (sample book): a hit's server-side p95, and throughput with the cache over
+# throughput without it when half the questions repeat.
+CACHE_TARGETS = {"cache_hit_p95_ms_1_client": 5.0, "cache_throughput_ratio_8_clients": 1.8}
+SAMPLE_FIXTURES = REPO / "backend" / "evals" / "sample-book.jsonl"
+
+
+def _half_repeated(questions: list[str], gap: int = 10) -> list[str]:
+    """Each question asked twice, the repeat `2 * gap` requests after the first: half the mix
+    repeats, and no repeat is still in flight with its first asking at 8 clients."""
+    mix = questions[:gap]
+    for i, question in enumerate(questions[gap:]):
+        mix += [question, questions[i]]
+    return mix + questions[len(questions) - gap :]
+
+
+def _replay(client_count: int, bodies: list[dict[str, Any]], url: str) -> float:
+    """Requests per second of `bodies` spread over N keep-alive connections (http.client, not
+    httpx: at a cached answer's ~1 ms, httpx's own CPU on 2 cores would be what is measured)."""
+    host, port = url.removeprefix("http://").split(":")
+    payloads = [json.dumps(b).encode() for b in bodies]
+    local = threading.local()
+
+    def ask(i: int) -> None:
+        if not hasattr(local, "conn"):
+            local.conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        local.conn.request("POST", "/api/query", payloads[i], {"Content-Type": "application/json"})
+        response = local.conn.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"HTTP {response.status}")
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(client_count) as pool:
+        list(pool.map(ask, range(len(bodies))))
+    return len(bodies) / (time.perf_counter() - started)
+
+
+def _answered_from_cache(url: str, bodies: list[dict[str, Any]]) -> int:
+    with httpx.Client(timeout=60) as client:
+        return sum(bool(client.post(f"{url}/api/query", json=b).json()["cached"]) for b in bodies)
+
+
+def _cache_latency(url: str, bodies: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each question once (misses) then again (hits), at 1 client."""
+    miss_server, miss_trip, _ = _run(1, bodies, url)
+    hit_server, hit_trip, _ = _run(1, bodies, url)
+    return {
+        "uncached_1_client": {
+            "server_ms": percentiles(miss_server),
+            "round_trip_ms": percentiles(miss_trip),
+        },
+        "cached_1_client": {
+            "server_ms": percentiles(hit_server),
+            "round_trip_ms": percentiles(hit_trip),
+            "hits": _answered_from_cache(url, bodies),
+        },
+    }
+
+
+def _bench_answer_cache(limit: int) -> dict[str, Any]:
+    """Sample book: uncached against cached latency at 1 client; then, with the cache off and on
+    (two servers side by side), rounds of 8 clients replaying a mix where half the questions
+    repeat, alternating which server goes first; each round's questions are new to both."""
+    rows = _rows(SAMPLE_FIXTURES)
+    questions = list(dict.fromkeys(r["question"] for r in rows if r["mode"] == "book"))
+    latency_set, rest = questions[:limit], questions[limit:]
+    per_round = min(limit, len(rest) // CACHE_ROUNDS)
+    with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
+        on_data, off_data = Path(tmp) / "on", Path(tmp) / "off"
+        ingest_sample(on_data)
+        shutil.copytree(on_data, off_data)  # an embedded index is one process's: a copy each
+        on = serve(on_data, {"BOOKCHAT_ANSWER_CACHE": "memory"})
+        off = serve(off_data, {"BOOKCHAT_ANSWER_CACHE": "off"})
+        with on, off:
+            for server in (on, off):
+                server.wait_warm()
+                _run(1, [{"question": "warm up the server please"}] * 2, server.url)
+            out = _cache_latency(on.url, [{"question": q} for q in latency_set])
+            rounds = []
+            for number in range(CACHE_ROUNDS):
+                chosen = rest[number * per_round : (number + 1) * per_round]
+                mix = [{"question": q} for q in _half_repeated(chosen)]
+                order = (
+                    [("off", off), ("on", on)] if number % 2 == 0 else [("on", on), ("off", off)]
+                )
+                rate = {}
+                for name, server in order:
+                    rate[name] = round(_replay(CACHE_CLIENTS, mix, server.url), 1)
+                rounds.append({**rate, "ratio": round(rate["on"] / rate["off"], 2)})
+    ratio = statistics.median(r["ratio"] for r in rounds)
+    out[f"mix_{CACHE_CLIENTS}_clients"] = {
+        "requests_per_round": len(mix),
+        "rounds": rounds,
+        "median_ratio": ratio,
+    }
+    hit_p95 = out["cached_1_client"]["server_ms"]["p95"]
+    out["checks"] = {
+        "cache_hit_p95_ms_1_client": {
+            "measured": hit_p95,
+            "met": hit_p95 <= CACHE_TARGETS["cache_hit_p95_ms_1_client"],
+        },
+        "cache_throughput_ratio_8_clients": {
+            "measured": ratio,
+            "met": ratio >= CACHE_TARGETS["cache_throughput_ratio_8_clients"],
+        },
+    }
+    return out
+
+
+OVERVIEW_TARGET_MS = 50.0
+
+
+def _overview_bodies(chapters: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every chapter's, every page's and the book's overview question."""
+    bodies: list[dict[str, Any]] = [{"question": "What are the main topics of this book?"}]
+    for chapter in chapters:
+        bodies.append(
+            {
+                "question": "Give me an overview of this chapter.",
+                "mode": "chapter",
+                "chapter": chapter["key"],
+            }
+        )
+        bodies += [{"question": "Summarize this page", "page": p["url"]} for p in chapter["pages"]]
+    return bodies
+
+
+def _bench_overview(rounds: int) -> dict[str, Any]:
+    """Server-side and round-trip latency of overview answers, per corpus, at 1 client."""
+    out: dict[str, Any] = {}
+    books = {"sample_book": SAMPLE, "robotics_textbook": ROBOTICS}
+    for corpus, docs in books.items():
+        if not docs.is_dir():
+            continue
+        with tempfile.TemporaryDirectory(prefix="bookchat-bench-") as tmp:
+            data = Path(tmp)
+            ingest(docs, bench_env(data))
+            with serve(data) as server:
+                bodies = _overview_bodies(server.get("/api/chapters").json())
+                server.wait_warm()
+                _run(1, bodies[:3], server.url)
+                server_ms, trip_ms, _ = _run(1, bodies * rounds, server.url)
+                out[corpus] = {
+                    "questions": len(bodies),
+                    "server_ms_1_client": percentiles(server_ms),
+                    "round_trip_ms_1_client": percentiles(trip_ms),
+                }
+    worst = max(v["server_ms_1_client"]["p95"] for v in out.values())
+    out["checks"] = {
+        "overview_p95_ms_1_client": {"measured": worst, "met": worst <= OVERVIEW_TARGET_MS}
+    }
+    return out
+
+
 def _by_path(chapters: dict[str, Any], path: str) -> str:
     for chapter in chapters["chapters"]:
         if any(page["path"] == path for page in chapter["pages"]):
@@ -276,9 +451,25 @@ def main() -> int:
     parser.add_argument(
         "--history", action="store_true", help="what saving conversations adds: SQLite vs Postgres"
     )
+    parser.add_argument(
+        "--cache", action="store_true", help="only the answer cache (sample book): hits, throughput"
+    )
+    parser.add_argument(
+        "--overview", action="store_true", help="only overview questions (issue #31)"
+    )
     args = parser.parse_args()
+    if args.overview:
+        print(json.dumps({**_bench_overview(args.rounds), "cpu_count": os.cpu_count()}, indent=2))
+        return 0
     if args.history:
         return _bench_history(args.rounds)
+    if args.cache:
+        print(
+            json.dumps(
+                {**_bench_answer_cache(args.questions), "cpu_count": os.cpu_count()}, indent=2
+            )
+        )
+        return 0
     if args.generator == "llm":
         return _bench_llm(args.rounds)
     results: dict[str, Any] = {
@@ -296,10 +487,20 @@ def main() -> int:
         f"{corpus}_book_p95_ms_1_client": results[corpus]["book"]["server_ms_1_client"]["p95"]
         for corpus in ("sample_book", "robotics_textbook")
     }
-    results["targets"] = TARGETS
+    results["answer_cache"] = _bench_answer_cache(args.questions)
+    results["overview"] = _bench_overview(args.rounds)
+    results["targets"] = {
+        **TARGETS,
+        **CACHE_TARGETS,
+        "overview_p95_ms_1_client": OVERVIEW_TARGET_MS,
+    }
     results["checks"] = {
-        name: {"measured": measured[name], "met": measured[name] <= target}
-        for name, target in TARGETS.items()
+        **{
+            name: {"measured": measured[name], "met": measured[name] <= target}
+            for name, target in TARGETS.items()
+        },
+        **results["answer_cache"].pop("checks"),
+        **results["overview"].pop("checks"),
     }
     # Book mode, reported without a target.
     results[throughput] = {

@@ -61,6 +61,8 @@ def settings_for(data_dir: Path, **overrides: Any) -> Settings:
         # Every app in the tests would otherwise embed the whole book in the background.
         "BOOKCHAT_WARM_SENTENCE_CACHE": False,
         "REDIS_URL": None,
+        # On in the tests about it (tests/cache): elsewhere each question must be answered afresh.
+        "BOOKCHAT_ANSWER_CACHE": "off",
         "QDRANT_URL": None,
         "TRUSTED_PROXIES": [],
     }

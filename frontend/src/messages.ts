@@ -117,13 +117,12 @@ export function messagesFromHistory(stored: StoredMessage[]): ChatMessage[] {
   ]);
 }
 
-/** Builds the API request for a question; fields the mode does not use are left out. */
+/** Builds the API request for a question; fields the mode does not use are left out. The page
+ * goes with every mode: an overview of "this page" is answered from it. */
 export function buildRequest(question: string, options: SendOptions): QueryRequest {
   const request: QueryRequest = {question, mode: options.mode ?? 'book'};
   if (request.mode === 'chapter') request.chapter = options.chapter;
-  if (request.mode === 'selection') {
-    request.selection = options.selection;
-    if (options.page) request.page = options.page;
-  }
+  if (request.mode === 'selection') request.selection = options.selection;
+  if (options.page) request.page = options.page;
   return request;
 }

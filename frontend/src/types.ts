@@ -65,6 +65,8 @@ export interface QueryResponse {
   conversation_id: string;
   message_id: string;
   latency_ms?: number;
+  /** True when the server answered from its answer cache (the same question was asked before). */
+  cached?: boolean;
 }
 
 export interface StreamMeta {
@@ -75,6 +77,7 @@ export interface StreamMeta {
   message_id: string;
   corpus_version: string;
   generator: string;
+  cached?: boolean;
 }
 
 export interface ChapterPage {

@@ -129,7 +129,7 @@ describe('BookChat', () => {
     fireEvent.change(input, {target: {value: 'What is a fast-forward?'}});
     fireEvent.keyDown(input, {key: 'Enter'});
     const link = await screen.findByRole('link', {name: citation.section});
-    expect(posts(net)[0]).toEqual({question: 'What is a fast-forward?', mode: 'chapter', chapter: 'branching'});
+    expect(posts(net)[0]).toEqual({question: 'What is a fast-forward?', mode: 'chapter', chapter: 'branching', page: '/docs/branching/merging/'});
     expect(link.getAttribute('href')).toBe(citation.url);
     fireEvent.click(link);
     expect(navigate).toHaveBeenCalledWith(citation.url);

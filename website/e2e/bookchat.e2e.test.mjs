@@ -133,7 +133,7 @@ test.describe('bookchat in the built site', () => {
 
     const inChapter = await ask(page, 'What is the difference between fetch and pull?');
     // The page's edition goes along: the current version (2.0), in English.
-    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'What is the difference between fetch and pull?', mode: 'chapter', chapter: chapter.key, version: 'current', locale: 'en'});
+    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'What is the difference between fetch and pull?', mode: 'chapter', chapter: chapter.key, page: remotes.url, version: 'current', locale: 'en'});
     assert.equal(inChapter.status, 'grounded');
 
     const outside = await ask(page, 'How do I install Git on Windows?');
@@ -146,8 +146,28 @@ test.describe('bookchat in the built site', () => {
     await outside.last.getByRole('button', {name: 'Search the whole book'}).click();
     await response;
     await page.waitForFunction(() => !document.querySelector('.bookchat-msg-assistant[aria-busy="true"], .bookchat-msg-pending'));
-    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'How do I install Git on Windows?', mode: 'book', version: 'current', locale: 'en'});
+    assert.deepEqual(withoutConversation(queries.at(-1).body), {question: 'How do I install Git on Windows?', mode: 'book', page: remotes.url, version: 'current', locale: 'en'});
     assert.equal(await page.locator('.bookchat-msg-assistant').last().getAttribute('data-status'), 'grounded');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('an overview question shows the chapter outline, and its section links land on their headings', async ({browser}) => {
+    const {page: merging, chapter} = pageUrl((p) => /merging/.test(p.path));
+    const {page, context, errors, queries} = await openPage(browser, merging.url);
+    await openPanel(page);
+    await page.waitForSelector('.bookchat-scope input[value="chapter"]:checked');
+    const outline = await ask(page, 'Give me an overview of this chapter.');
+    assert.equal(outline.status, 'grounded');
+    assert.equal(queries.at(-1).body.page, merging.url);
+    assert.match(await outline.last.textContent(), new RegExp(`An outline of the chapter “${chapter.title}”`));
+    const sections = outline.last.locator('li a[href^="/docs/"]:not(.bookchat-citation-link)');
+    assert.ok((await sections.count()) >= 3, 'the outline links at least three sections');
+    const hrefs = await sections.evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    assert.ok(hrefs.every((h) => h.startsWith('/docs/branching/')), `links stay in the chapter: ${hrefs}`);
+    await shot(page, 'desktop-chapter-overview.png');
+    const target = hrefs.find((h) => h.includes('#'));
+    assert.match(await followCitation(page, outline.last.locator(`a[href="${target}"]`).first()), /^H[1-6]$/);
     assert.deepEqual(errors, []);
     await context.close();
   });

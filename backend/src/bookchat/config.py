@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 CommaList = Annotated[list[str], NoDecode]
@@ -81,6 +81,24 @@ class Settings(BaseSettings):
         default=50_000, ge=1_000, le=2_000_000, alias="BOOKCHAT_SENTENCE_CACHE_SIZE"
     )
 
+    # Answer cache (specs/001-bookchat/spec.md, "Answer cache"): repeated questions on the same
+    # edition are answered from it. Unset: Redis when REDIS_URL is set (every worker shares it),
+    # else in this process; "off" answers every question afresh.
+    answer_cache: Literal["memory", "redis", "off"] | None = Field(
+        default=None, alias="BOOKCHAT_ANSWER_CACHE"
+    )
+    # Bounds of the in-process cache (least recently used answers go first); Redis keeps entries
+    # for the TTL only (its own maxmemory policy bounds it).
+    answer_cache_entries: int = Field(
+        default=5_000, ge=1, le=10_000_000, alias="BOOKCHAT_ANSWER_CACHE_ENTRIES"
+    )
+    answer_cache_mb: float = Field(default=64.0, gt=0, le=65_536, alias="BOOKCHAT_ANSWER_CACHE_MB")
+    # A changed book never serves a stale answer (the key holds the index's corpus_version): the
+    # TTL only bounds how long unasked answers take up room.
+    answer_cache_ttl_s: int = Field(
+        default=86_400, ge=1, le=31_536_000, alias="BOOKCHAT_ANSWER_CACHE_TTL"
+    )
+
     # Generator.
     generator: Literal["extractive", "llm", "auto"] = Field(
         default="auto", alias="BOOKCHAT_GENERATOR"
@@ -137,6 +155,12 @@ class Settings(BaseSettings):
     def _normalise_route(cls, value: str) -> str:
         return value.strip("/")
 
+    @model_validator(mode="after")
+    def _redis_cache_needs_redis(self) -> Settings:
+        if self.answer_cache == "redis" and not self.redis_url:
+            raise ValueError("BOOKCHAT_ANSWER_CACHE=redis needs REDIS_URL (the Redis to share)")
+        return self
+
     @cached_property
     def embedded(self) -> bool:
         """True when the vector store lives in this process (no QDRANT_URL)."""
@@ -146,6 +170,13 @@ class Settings(BaseSettings):
     def store_dir(self) -> Path:
         """Folder of the embedded vector store."""
         return self.data_dir / ("edge" if self.embedded_engine == "edge" else "qdrant")
+
+    @property
+    def answer_cache_kind(self) -> Literal["memory", "redis", "off"]:
+        """Where answers are cached: as set, else Redis when REDIS_URL is set, else memory."""
+        if self.answer_cache is not None:
+            return self.answer_cache
+        return "redis" if self.redis_url else "memory"
 
     @property
     def llm_configured(self) -> bool:

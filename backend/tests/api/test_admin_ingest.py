@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,12 +9,11 @@ from typing import Any
 import httpx
 import pytest
 
-from bookchat.api.server import build_server, local_url
-from bookchat.ingest.handoff import ingest_via_server, remove_record
-from bookchat.ingest.run import run_ingest
+from bookchat.api.server import local_url
+from bookchat.ingest.handoff import ingest_via_server
 from bookchat.retrieval.embedder import Embedder
-from bookchat.vectorstore import open_store
 from tests.sites import write_site
+from tests.threaded_server import serving
 
 QUOKKAS = """---
 title: Quokkas
@@ -40,12 +36,6 @@ They dig long burrows with their strong front claws.
 QUESTION = {"question": "What shape are wombat droppings?"}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def running(tmp_path: Path, make_settings: Any, embedder: Embedder) -> Iterator[dict[str, Any]]:
     """A real uvicorn server on 127.0.0.1 holding an open store of a one-page book."""
@@ -53,22 +43,8 @@ def running(tmp_path: Path, make_settings: Any, embedder: Embedder) -> Iterator[
     docs.mkdir()
     (docs / "01-quokkas.md").write_text(QUOKKAS, encoding="utf-8")
     settings = make_settings()
-    store = open_store(settings)
-    run_ingest(settings, store, lambda: embedder, docs)
-    server, record = build_server(
-        settings, host="127.0.0.1", port=_free_port(), store=store, embedder=embedder
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started and thread.is_alive():
-        time.sleep(0.02)
-    try:
+    with serving(settings, docs, embedder) as record:
         yield {"settings": settings, "docs": docs, "url": record.url, "token": record.token}
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        remove_record(settings.data_dir, record)
-        store.close()
 
 
 def test_cli_handoff_ingests_in_the_server_and_queries_see_it_without_restart(

@@ -14,6 +14,7 @@ from tests.api.test_llm_answers import llm_settings
 from tests.scripted_model import ScriptedModel, quoting
 
 RESPONSE_FIELDS = {
+    "cached",
     "answer",
     "short_answer",
     "status",

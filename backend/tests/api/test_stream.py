@@ -27,6 +27,7 @@ def test_stream_sends_meta_deltas_then_done_with_no_buffering_headers(client: An
         "message_id",
         "corpus_version",
         "generator",
+        "cached",
     }
     assert meta["message_id"] == done["message_id"]
     assert "".join(data["text"] for name, data in events if name == "delta") == done["answer"]

@@ -57,6 +57,20 @@ async def test_a_new_conversation_exists_and_is_empty(store: ConversationStore) 
     assert conversation.created_at.tzinfo is not None
 
 
+async def test_a_conversation_started_with_its_first_message_holds_it(
+    store: ConversationStore,
+) -> None:
+    conversation_id, message_id = await store.start_conversation(record())
+    conversation = await store.get_conversation(conversation_id)
+    assert conversation is not None
+    assert [(m.id, m.question) for m in conversation.messages] == [
+        (message_id, "What is a fast-forward merge?")
+    ]
+    # It goes on like any other conversation.
+    await store.add_message(conversation_id, record("And a three-way merge?"))
+    assert len(await store.recent_turns(conversation_id, 5)) == 2
+
+
 async def test_messages_keep_every_field_and_their_citations(store: ConversationStore) -> None:
     conversation_id = await store.create_conversation()
     sent = record(

@@ -18,7 +18,7 @@ export interface BookChatProps {
   apiUrl: string;
   /** Shown in the panel header. */
   title?: string;
-  /** The current page's path (sent as `page` with selections). */
+  /** The current page's path (sent as `page` with every question: overviews of "this page" use it). */
   pathname: string;
   /** The doc being read, if any (its permalink picks the chapter). */
   doc: CurrentDoc | null;
@@ -105,9 +105,10 @@ export function BookChat({
       chat.send(question || labels.explainPassage, {mode: 'selection', selection: quote, page: pathname});
       setQuote(null);
     } else if (scope === 'chapter' && chapter) {
-      chat.send(question, {mode: 'chapter', chapter: chapter.key});
+      // The page too: "summarize this page" is answered from the page the reader is on.
+      chat.send(question, {mode: 'chapter', chapter: chapter.key, page: pathname});
     } else {
-      chat.send(question, {mode: 'book'});
+      chat.send(question, {mode: 'book', page: pathname});
     }
   };
 
@@ -119,7 +120,7 @@ export function BookChat({
 
   const searchBook = (question: ChatMessage) => {
     setScope('book');
-    chat.send(question.text, {mode: 'book'});
+    chat.send(question.text, {mode: 'book', page: pathname});
   };
 
   // On phones the panel covers the page: get out of the way once a source is opened.

@@ -120,6 +120,9 @@ class QueryResponse(BaseModel):
     conversation_id: str | None
     message_id: str | None
     latency_ms: float
+    # True when the answer was served from the answer cache (the same question was answered on the
+    # same edition before); ids and latency_ms are still this request's own.
+    cached: bool = False
 
 
 class IndexNotReady(Exception):

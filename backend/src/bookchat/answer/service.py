@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.answer.compose import Source
 from bookchat.answer.coverage import chapter_message, confidence, selection_source, suggest_chapter
 from bookchat.answer.features import Context
 from bookchat.answer.grounding import (
@@ -41,6 +42,8 @@ from bookchat.answer.short_answer import short_answer
 from bookchat.config import Settings
 from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.ingest.units import split_units
+from bookchat.overview.answer import Outlines, answer_overview, find_target
+from bookchat.overview.scope import Target
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.editions import Edition
 from bookchat.retrieval.embedder import Embedder
@@ -81,6 +84,7 @@ class Outcome:
     suggested_chapter: SuggestedChapter | None = None
     passages: tuple[Passage, ...] = ()  # what a generated answer may draw on, when grounded
     short_answer: str | None = None  # the reader's span inside the quote
+    overview: bool = False  # answered from the book's outline (bookchat.overview)
 
 
 class AnswerService:
@@ -107,6 +111,7 @@ class AnswerService:
         )
         self._span_margin = float(calibration().get("span", 0.0))
         self._grounder = self._grounder_for(self._retriever)
+        self._outlines = Outlines()
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -141,6 +146,85 @@ class AnswerService:
         deltas = localize_deltas(streamed.deltas, scope.edition) if streamed.deltas else None
         return Streamed(localize(streamed.meta, scope.edition), deltas)
 
+    def uses_page(self, request: QueryRequest) -> bool:
+        """True when the answer depends on request.page (the answer cache keys on it then)."""
+        if request.mode == "selection":
+            return True
+        target = self.overview_target(request)
+        return target is not None and target.from_page
+
+    def overview_target(self, request: QueryRequest) -> Target | None:
+        """The part of the book an overview question asks about ("summarize this chapter"), in
+        the request's edition; None for any other question (or before any ingest)."""
+        catalog = self._catalog.current
+        if request.mode == "selection" or not catalog.ready:
+            return None
+        try:
+            edition, seen = catalog.edition(request.version, request.locale)
+        except LookupError:  # an unknown edition: the answer is a 404 anyway
+            return None
+        return self._target(request, seen, edition)
+
+    def _target(self, request: QueryRequest, seen: Catalog, edition: Edition) -> Target | None:
+        outlines = self._outlines.of(self._catalog.current, edition.version, edition.locale)
+        return find_target(
+            request.question,
+            mode=request.mode,
+            chapter=request.chapter,
+            page=request.page,
+            catalog=seen,
+            outlines=outlines,
+        )
+
+    def _overview(self, request: QueryRequest, scope: Scope) -> Outcome | None:
+        """An overview question answered from the stored outline; None for any other question."""
+        if request.mode == "selection" or scope.edition is None:
+            return None
+        if request.mode == "chapter":
+            if not request.chapter:
+                raise MissingInput("chapter", "chapter")
+            if scope.catalog.chapter(request.chapter) is None:
+                raise UnknownChapter(request.chapter)
+        target = self._target(request, scope.catalog, scope.edition)
+        if target is None:
+            return None
+        edition = scope.edition
+        outlines = self._outlines.of(self._catalog.current, edition.version, edition.locale)
+        found = answer_overview(
+            target, catalog=scope.catalog, outlines=outlines, locale=scope.locale
+        )
+        if found is None:
+            return None
+        passages = tuple(
+            Passage(
+                Source(
+                    c.chunk_id,
+                    c.path,
+                    c.doc_id,
+                    c.chapter,
+                    c.chapter_title,
+                    c.section,
+                    c.url,
+                    c.score,
+                ),
+                text,
+            )
+            for c, text in found.passages
+        )
+        # The book's own structure, quoted: nothing for a coverage model to doubt.
+        return Outcome(
+            found.answer, "grounded", found.citations, 1.0, passages=passages, overview=True
+        )
+
+    def uses_history(self, request: QueryRequest, history: Sequence[PriorTurn]) -> bool:
+        """True when earlier turns can change the answer: a model reads them, or the question is
+        a follow-up retrieved together with them (such answers are never served from a cache)."""
+        if not history:
+            return False
+        return self._writer is not None or contextual_query(request.question, history) != (
+            request.question
+        )
+
     def _draft(
         self,
         request: QueryRequest,
@@ -154,7 +238,8 @@ class AnswerService:
         if self._writer is None or outcome.status != "grounded" or not outcome.passages:
             return None
         search = None
-        if request.mode != "selection":
+        # An overview's sources are its outline: a search would pull in passages off the scope.
+        if request.mode != "selection" and not outcome.overview:
             search = book_search(
                 scope.retriever,
                 self._embedder,
@@ -201,7 +286,10 @@ class AnswerService:
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
     ) -> tuple[Outcome, QueryResponse]:
         query = contextual_query(request.question, history)
-        if request.mode == "selection":
+        overview = self._overview(request, scope)
+        if overview is not None:
+            outcome = overview
+        elif request.mode == "selection":
             outcome = await self._selection(request, scope)
         elif request.mode == "chapter":
             outcome = await self._chapter(request, query, scope)

@@ -22,6 +22,8 @@ from bookchat.api.rate_limit import build_limiter, rate_limit_exceeded
 from bookchat.api.request_context import RequestContext
 from bookchat.api.routes_query import query_router
 from bookchat.api.services import Services
+from bookchat.cache import answer_cache_for
+from bookchat.cache.key import answerer_fingerprint
 from bookchat.config import Settings
 from bookchat.history import ConversationStore, HistoryUnavailable, conversation_store_for
 from bookchat.retrieval.catalog import CatalogCache
@@ -85,11 +87,14 @@ def create_app(
         catalog = CatalogCache(shared) if shared is not None else None
         answers = None
         refresher = None
+        cache = None
         if shared is not None and catalog is not None:
             with contextlib.suppress(StoreUnavailable):
                 await asyncio.to_thread(catalog.refresh)
             answers = AnswerService(settings, shared, model, catalog, generator=llm)
             refresher = asyncio.create_task(_refresh_periodically(catalog))
+            cache = answer_cache_for(settings)
+        metrics.answer_cache.stats = cache.stats if cache is not None else None
         found = Services(
             settings=settings,
             embedder=model,
@@ -100,6 +105,8 @@ def create_app(
             metrics=metrics,
             admin_token=admin_token,
             generator=llm,
+            answer_cache=cache,
+            answerer=await asyncio.to_thread(answerer_fingerprint, settings) if cache else "",
         )
         app.state.services = found
         found.start_warming()
@@ -125,6 +132,8 @@ def create_app(
                 await conversations.close()
             if llm is not None:
                 await llm.close()
+            if cache is not None:
+                await cache.close()
             if store is None and shared is not None:
                 # Through the lock: a worker thread may still be mid-call after cancellation.
                 shared.close()

@@ -1,4 +1,8 @@
-"""Small FastAPI dependencies handing the lifespan's objects to handlers."""
+"""Small FastAPI dependencies handing the lifespan's objects to handlers.
+
+They are `async def` although they never wait: FastAPI runs a plain `def` dependency in its
+thread pool, a thread hop per dependency per request that costs more than the lookup itself.
+"""
 
 from __future__ import annotations
 
@@ -11,28 +15,28 @@ from bookchat.retrieval.catalog import CatalogCache
 from bookchat.vectorstore import StoreUnavailable
 
 
-def services(request: Request) -> Services:
+async def services(request: Request) -> Services:
     """The app's Services (set by the lifespan)."""
     found: Services = request.app.state.services
     return found
 
 
-def conversational_answers(request: Request) -> ConversationalAnswers:
+async def conversational_answers(request: Request) -> ConversationalAnswers:
     """The answer service with conversation memory; StoreUnavailable when the index is closed."""
-    answers = services(request).conversations
+    answers = (await services(request)).conversations
     if answers is None:
         raise StoreUnavailable("store not open")
     return answers
 
 
-def conversation_store(request: Request) -> ConversationStore:
+async def conversation_store(request: Request) -> ConversationStore:
     """The conversation store (it reconnects by itself after an outage)."""
-    return services(request).history
+    return (await services(request)).history
 
 
-def catalog_cache(request: Request) -> CatalogCache:
+async def catalog_cache(request: Request) -> CatalogCache:
     """The catalog cache; StoreUnavailable when the store could not be opened."""
-    catalog = services(request).catalog
+    catalog = (await services(request)).catalog
     if catalog is None:
         raise StoreUnavailable("store not open")
     return catalog

@@ -40,6 +40,18 @@ class GeneratorHealth(BaseModel):
     capabilities: dict[str, bool | None] = Field(default_factory=dict)
 
 
+class AnswerCacheHealth(BaseModel):
+    """Where answers are cached and what the cache holds now."""
+
+    kind: Literal["memory", "redis", "off"]
+    # unreachable: Redis is down or slow; questions are then answered without the cache.
+    state: Literal["ok", "unreachable", "off"]
+    entries: int = 0
+    bytes: int = 0
+    # False when Redis held more keys than one look counts: the figures are a floor.
+    complete: bool = True
+
+
 class Health(BaseModel):
     """Liveness and readiness of the server's dependencies."""
 
@@ -51,6 +63,8 @@ class Health(BaseModel):
     sentence_cache: Literal["off", "warming", "warm"]
     # Not a check: a failing model never stops answers (they fall back to extractive ones).
     generator: GeneratorHealth
+    # Not a check either: without its cache, bookchat answers every question afresh.
+    answer_cache: AnswerCacheHealth
 
 
 class IngestRequest(BaseModel):

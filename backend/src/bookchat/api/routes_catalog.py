@@ -69,6 +69,7 @@ async def health(found: Annotated[Services, Depends(services)]) -> JSONResponse:
         indexed_at=catalog.indexed_at if catalog else None,
         sentence_cache=found.cache_state,
         generator=found.generator_health,
+        answer_cache=await found.answer_cache_health(),
     )
     return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
 
@@ -78,6 +79,9 @@ async def metrics(found: Annotated[Services, Depends(services)]) -> Response:
     """Prometheus metrics (text exposition format)."""
     if found.catalog is not None:
         found.metrics.index_chunks.set(found.catalog.current.chunks)
+    cache = await found.answer_cache_health()
+    found.metrics.answer_cache_entries.set(cache.entries)
+    found.metrics.answer_cache_bytes.set(cache.bytes)
     return Response(found.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 

@@ -9,7 +9,8 @@ from typing import Literal
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.api.metrics import Metrics
-from bookchat.api.models import GeneratorHealth
+from bookchat.api.models import AnswerCacheHealth, GeneratorHealth
+from bookchat.cache import AnswerCache, CachedAnswers
 from bookchat.config import Settings
 from bookchat.history.conversation import ConversationalAnswers
 from bookchat.history.store import ConversationStore
@@ -35,6 +36,8 @@ class Services:
     generator: LLMGenerator | None = None
     ingest_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     warmer: asyncio.Task[int] | None = None
+    answer_cache: AnswerCache | None = None
+    answerer: str = ""  # cache.key.answerer_fingerprint of these settings
 
     @property
     def generator_health(self) -> GeneratorHealth:
@@ -59,7 +62,23 @@ class Services:
         """The answer service with conversation memory (None while the store is closed)."""
         if self.answers is None:
             return None
-        return ConversationalAnswers(self.answers, self.history)
+        if self.answer_cache is None or self.catalog is None:
+            return ConversationalAnswers(self.answers, self.history)
+        cached = CachedAnswers(self.answers, self.catalog, self.answer_cache, self.answerer)
+        return ConversationalAnswers(cached, self.history)
+
+    async def answer_cache_health(self) -> AnswerCacheHealth:
+        """The answer cache's kind and what it holds now."""
+        if self.answer_cache is None:
+            return AnswerCacheHealth(kind="off", state="off")
+        size = await self.answer_cache.size()
+        return AnswerCacheHealth(
+            kind=self.answer_cache.kind,
+            state="ok" if size.reachable else "unreachable",
+            entries=size.entries,
+            bytes=size.bytes,
+            complete=size.complete,
+        )
 
     def start_warming(self) -> None:
         """(Re)start filling the sentence cache in the background, when the settings ask for it."""

@@ -32,6 +32,7 @@ META_FIELDS = (
     "message_id",
     "corpus_version",
     "generator",
+    "cached",
 )
 FAILED = "The answer could not be completed."
 
@@ -64,11 +65,14 @@ async def streamed_events(
 
 
 async def answer_events(response: QueryResponse) -> AsyncIterator[str]:
-    """meta, the answer as deltas, then done (or one error event if serialising fails)."""
+    """meta, the answer as deltas (one when cached), then done (or one error event if serialising
+    fails)."""
     try:
         body = response.model_dump(mode="json")
         yield meta_event(response)
-        for piece in answer_pieces(response.answer):
+        # A cached answer is sent whole: there is nothing to pace.
+        pieces = [response.answer] if response.cached else answer_pieces(response.answer)
+        for piece in pieces:
             yield event("delta", {"text": piece})
         yield event("done", body)
     except Exception:  # the status line is already sent: report in-band, never the exception text

@@ -35,6 +35,10 @@ class Fixture:
     dataset_version: str = ""
     history: tuple[Turn, ...] = ()
     reference_answer: str | None = None  # what a good answer says, scored by token F1
+    page: str | None = None  # docs-relative path of the page the reader is on (any mode)
+    # True: an overview question (answered from the book's outline, every expected source cited,
+    # nothing outside their pages); False: a look-alike that must not be taken for one.
+    overview: bool | None = None
 
     @classmethod
     def from_json(cls, row: dict[str, Any]) -> Fixture:
@@ -61,6 +65,8 @@ class Fixture:
             reference_answer=(
                 str(row["reference_answer"]) if row.get("reference_answer") is not None else None
             ),
+            page=row.get("page"),
+            overview=row.get("overview"),
         )
 
     def request(self, catalog: Catalog) -> QueryRequest:
@@ -70,8 +76,8 @@ class Fixture:
             found = catalog.chapter_of_path(self.chapter_path)
             # An unresolvable path stays visible: the service answers it with UnknownChapter.
             chapter = str(found["key"]) if found else self.chapter_path
-        page = None
-        if self.mode == "selection" and self.expected_sources:
+        page = _page_url(catalog, self.page) if self.page else None
+        if page is None and self.mode == "selection" and self.expected_sources:
             # The reader selected text on this page; the widget sends its URL, so do we.
             page = _page_url(catalog, self.expected_sources[0][0])
         return QueryRequest.model_validate(

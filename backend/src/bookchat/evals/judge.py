@@ -42,6 +42,19 @@ def citation_ok(
     return any(source_matches(c, expected) for c in cited)
 
 
+def overview_citations_ok(cited: Sequence[SourceRef], expected: Sequence[SourceRef]) -> bool:
+    """An overview cites every expected source (a page, or a section) and nothing outside the
+    pages they are on (no other chapter, no other page)."""
+    pages = {gold["path"] for gold in expected}
+    inside = all(c["path"] in pages for c in cited)
+    return bool(cited) and inside and all(source_matches_any(gold, cited) for gold in expected)
+
+
+def source_matches_any(gold: SourceRef, cited: Sequence[SourceRef]) -> bool:
+    """True when some citation is this expected source (any section of it, if it names none)."""
+    return any(source_matches(c, [gold]) for c in cited)
+
+
 def content_ok(answer: str, expected_phrases: Sequence[str]) -> bool:
     """An expected phrase is in the answer, case-insensitively; true when none is expected."""
     if not expected_phrases:

@@ -23,11 +23,15 @@ def _ratio(hits: int, total: int) -> float | None:
 
 
 def _ranks(rows: Sequence[EvalRow]) -> list[int | None]:
-    # Retrieval is judged where there is retrieval and a gold section to find.
+    # Retrieval is judged where there is retrieval and a gold section to find (an overview's
+    # gold is its scope's outline, which no retrieval is asked for).
     return [
         gold_rank(r.retrieved_sources, r.expected_sources)
         for r in rows
-        if r.expected_status == "grounded" and r.expected_sources and r.mode != "selection"
+        if r.expected_status == "grounded"
+        and r.expected_sources
+        and r.mode != "selection"
+        and not r.overview_expected
     ]
 
 
@@ -63,6 +67,16 @@ def _short_answers(rows: Sequence[EvalRow]) -> dict[str, float | None]:
         "short_answered": _ratio(sum(given), len(judged)),
         "short_em": _mean([r.short_em for r in judged if r.short_em is not None]),
         "short_f1": _mean([r.short_f1 for r in judged if r.short_f1 is not None]),
+    }
+
+
+def _overviews(rows: Sequence[EvalRow]) -> dict[str, float | None]:
+    """Overview questions answered as overviews, and look-alikes answered the usual way."""
+    asked = [r for r in rows if r.overview_expected is True]
+    alike = [r for r in rows if r.overview_expected is False]
+    return {
+        "overview_recall": _ratio(sum(r.overview_scope is not None for r in asked), len(asked)),
+        "lookalike_rejection": _ratio(sum(r.overview_scope is None for r in alike), len(alike)),
     }
 
 
@@ -127,6 +141,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         "first_token_ms_p50": _percentile(first_tokens, 0.50),
         "first_token_ms_p95": _percentile(first_tokens, 0.95),
         "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),
+        **_overviews(rows),
     }
 
 

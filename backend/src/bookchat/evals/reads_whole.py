@@ -13,17 +13,20 @@ words with a reference. These checks look at the shape of what the reader reads 
 - `list_gap`: a numbered list that does not count 1, 2, 3 (an item was left out);
 - `broken_markup`: an unpaired `**`, inline backtick or code fence ("Perception**: The ability").
 
-bookchat's own introduction of a passage ("The most relevant passage, from “…”:") is not part of
-the quoted text and is skipped; its note after a lead-in whose script was too long to quote
-stands for that script. Abstentions are not judged: they quote nothing.
+bookchat's own introduction of a passage ("The most relevant passage, from “…”:", or of an
+overview: "The authors' own summary of “…”:") is not part of the quoted text and is skipped; its
+note after a lead-in whose script was too long to quote stands for that script. Abstentions are
+not judged: they quote nothing.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import astuple
 
 from bookchat.answer.phrases import CATALOGUE
 from bookchat.ingest.units import ANAPHOR, FENCE, LIST_ITEM
+from bookchat.overview.said import ENGLISH, FRENCH
 
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _NUMBERED = re.compile(r"^[ \t]*(\d{1,3})[.)][ \t]+")
@@ -34,9 +37,12 @@ FAULTS = ("opens_on_pronoun", "starts_mid_sentence", "dangling_lead", "list_gap"
 
 
 def _intro(line: str) -> bool:
-    """bookchat's own line introducing a quoted passage, in any language it writes."""
-    for phrases in CATALOGUE.values():
-        head, _, tail = phrases.passage_intro.partition("{section}")
+    """bookchat's own line introducing a quoted passage or an overview, in any language it
+    writes."""
+    templates = [phrases.passage_intro for phrases in CATALOGUE.values()]
+    templates += [t for said in (ENGLISH, FRENCH) for t in astuple(said)]
+    for template in templates:
+        head, _, tail = re.sub(r"\{(?:section|title|count)\}", "{}", template).partition("{}")
         if line.startswith(head) and line.endswith(tail):
             return True
     return False

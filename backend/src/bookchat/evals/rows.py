@@ -52,6 +52,10 @@ class EvalRow:
     short_answer: str | None = None
     short_em: float | None = None
     short_f1: float | None = None
+    # Overview rows (fixture `overview` set): whether it should be answered as an overview, and
+    # the scope it was answered as ("chapter", "page", "section", "book"; None: not an overview).
+    overview_expected: bool | None = None
+    overview_scope: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object."""

@@ -81,11 +81,15 @@ def _row(
     consistent: bool = True,
     first_token_ms: float | None = None,
     short_answer: str | None = None,
+    overview_scope: str | None = None,
 ) -> EvalRow:
     expected = [_ref(path, section) for path, section in fixture.expected_sources]
     status_ok = status == fixture.expected_status
     citation_ok = status != "error" and judge.citation_ok(fixture.expected_status, cited, expected)
     content_ok = status != "error" and judge.content_ok(answer, fixture.expected_answer_contains)
+    overview_ok = fixture.overview is None or (overview_scope is not None) == fixture.overview
+    if fixture.overview and status != "error":
+        citation_ok = judge.overview_citations_ok(cited, expected)
     score = score_answer(fixture.expected_status, status, answer, fixture.reference_answer)
     short = score_short_answer(
         fixture.expected_status, status, short_answer, fixture.expected_answer_contains
@@ -107,7 +111,7 @@ def _row(
         status_ok=status_ok,
         citation_ok=citation_ok,
         content_ok=content_ok,
-        passed=status_ok and citation_ok and content_ok,
+        passed=status_ok and citation_ok and content_ok and overview_ok,
         latency_ms=round(latency_ms, 2),
         first_token_ms=None if first_token_ms is None else round(first_token_ms, 2),
         generator=generator,
@@ -121,6 +125,8 @@ def _row(
         short_answer=short_answer,
         short_em=short.em if short else None,
         short_f1=short.f1 if short else None,
+        overview_expected=fixture.overview,
+        overview_scope=overview_scope,
     )
 
 
@@ -168,6 +174,8 @@ async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
             error=type(exc).__name__,
         )
     elapsed = (time.perf_counter() - started) * 1000
+    # The same decision the service made: an overview is answered from the outline, not the hits.
+    target = ctx.service.overview_target(request)
     hits = await ctx.probe.ranked(request, fixture.history)
     return _row(
         ctx,
@@ -180,10 +188,11 @@ async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
         ],
         latency_ms=elapsed,
         generator=response.generator,
-        consistent=_consistent(response, hits),
+        consistent=target is not None or _consistent(response, hits),
         first_token_ms=first_token_ms,
         # The streamed path's final event is the same QueryResponse, span included.
         short_answer=response.short_answer,
+        overview_scope=target.scope if target is not None else None,
     )
 
 

@@ -7,17 +7,17 @@ question is still answered, with a warning that the conversation was not saved (
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from bookchat.answer.llm.writer import Streamed
 from bookchat.answer.phrases import phrases_for
 from bookchat.answer.schema import QueryRequest, QueryResponse
-from bookchat.answer.service import AnswerService
 from bookchat.history.errors import HistoryUnavailable, UnknownConversation
 from bookchat.history.records import MessageRecord, Turn
 from bookchat.history.store import ConversationStore
+from bookchat.retrieval.followup import PriorTurn
 
 # How many earlier turns a follow-up question may lean on.
 CONTEXT_TURNS = 3
@@ -26,11 +26,25 @@ Lost = Literal["earlier turns", "this exchange"]
 log = logging.getLogger(__name__)
 
 
+class Answerer(Protocol):
+    """What answers a question given its earlier turns: the answer service, cached or not."""
+
+    async def answer(
+        self, request: QueryRequest, history: Sequence[PriorTurn] = ()
+    ) -> QueryResponse:
+        """The answer to `request`."""
+        ...
+
+    async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
+        """The answer to `request`, its text as deltas when a model writes it."""
+        ...
+
+
 @dataclass(slots=True)
 class ConversationalAnswers:
     """The answer service with conversation memory: what the query routes call."""
 
-    answers: AnswerService
+    answers: Answerer
     store: ConversationStore
 
     async def ask(self, request: QueryRequest) -> QueryResponse:
@@ -108,7 +122,9 @@ class ConversationalAnswers:
             short_answer=response.short_answer,
         )
         try:
-            conversation_id = request.conversation_id or await self.store.create_conversation()
+            if not request.conversation_id:
+                return await self.store.start_conversation(record)
+            conversation_id = request.conversation_id
             message_id = await self.store.add_message(conversation_id, record)
         except HistoryUnavailable:
             log.warning("conversation store unavailable: answer not saved")

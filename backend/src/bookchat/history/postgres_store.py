@@ -104,6 +104,11 @@ class PostgresConversationStore(SQLConversationStore):
         # The command tag ends with the row count: "INSERT 0 1", "DELETE 3".
         return int(status.rsplit(" ", 1)[-1])
 
+    async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        async with self._connection() as conn, conn.transaction():
+            for statement, args in steps:
+                await conn.execute(statement, *args)
+
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
         async with self._connection() as conn:
             return list(await conn.fetch(statement, *args))

@@ -39,6 +39,10 @@ class SQLConversationStore(ABC):
         """Run a statement; the number of rows it changed (MissingReference on a foreign key)."""
 
     @abstractmethod
+    async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run statements in one transaction (and, for SQLite, one trip to its thread)."""
+
+    @abstractmethod
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
         """Run a query; its rows."""
 
@@ -60,6 +64,25 @@ class SQLConversationStore(ABC):
         now = self.codec.time_in(datetime.now(UTC))
         await self._execute(sql.INSERT_CONVERSATION, (conversation_id, now))
         return conversation_id
+
+    async def start_conversation(self, record: MessageRecord) -> tuple[str, str]:
+        """Start a conversation with its first message: (conversation id, message id)."""
+        conversation_id, message_id = new_id(), new_id()
+        created = datetime.now(UTC)
+        message = sql.message_values(
+            self.codec,
+            (message_id, conversation_id),
+            record,
+            clip_selection(record.selection),
+            created,
+        )
+        await self._execute_together(
+            [
+                (sql.INSERT_CONVERSATION, (conversation_id, self.codec.time_in(created))),
+                (sql.INSERT_MESSAGE, message),
+            ]
+        )
+        return conversation_id, message_id
 
     async def conversation_exists(self, conversation_id: str) -> bool:
         """Whether a conversation with this id exists."""

@@ -95,6 +95,19 @@ class SQLiteConversationStore(SQLConversationStore):
 
         return await asyncio.to_thread(self._run, run)
 
+    async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN")
+            try:
+                for statement, args in steps:
+                    conn.execute(sqlite_statement(statement), args)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+        await asyncio.to_thread(self._run, run)
+
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
         return await asyncio.to_thread(
             self._run, lambda conn: conn.execute(sqlite_statement(statement), args).fetchall()

@@ -27,6 +27,10 @@ class ConversationStore(Protocol):
         """Start a conversation and return its new id."""
         ...
 
+    async def start_conversation(self, record: MessageRecord) -> tuple[str, str]:
+        """Start a conversation with its first message: (conversation id, message id)."""
+        ...
+
     async def conversation_exists(self, conversation_id: str) -> bool:
         """Whether a conversation with this id exists."""
         ...

@@ -12,6 +12,7 @@ from typing import Any
 from bookchat.ingest.chapters import Chapter, assign_chapters
 from bookchat.ingest.chunker import chunk_section
 from bookchat.ingest.manifest import CURRENT, PLAIN_LOCALE
+from bookchat.ingest.outline import edition_outlines
 from bookchat.ingest.pages import Page, Skipped, scan_docs
 from bookchat.ingest.sections import split_sections
 from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT
@@ -98,6 +99,11 @@ class Corpus:
             "versions": list(versions.values()),
             "locales": self.locales,
             "editions": [edition.to_json() for edition in self.editions],
+            # Each page's sections with their links and lead sentences: overviews are answered
+            # from these, with no embedding (bookchat.overview).
+            "outlines": edition_outlines(
+                ((e.version, e.locale, e.chapters) for e in self.editions), self.chunks
+            ),
         }
 
 

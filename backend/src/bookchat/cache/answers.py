@@ -1,0 +1,110 @@
+"""The answer service behind the answer cache: what a repeated question costs is one lookup.
+
+Only answers that do not depend on the conversation are cached (a follow-up retrieved with its
+earlier turns, or any turn a model reads, is always answered afresh), and never an answer whose
+model failed and fell back to an extractive one: the next request may reach the model.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from bookchat.answer.llm.writer import FALLBACKS, Streamed
+from bookchat.answer.schema import QueryRequest, QueryResponse
+from bookchat.answer.service import AnswerService
+from bookchat.cache.key import answer_key
+from bookchat.cache.store import AnswerCache
+from bookchat.retrieval.catalog import CatalogCache
+from bookchat.retrieval.followup import PriorTurn
+
+# What is not part of an answer but of one request: set afresh on every hit.
+_PER_REQUEST = {"conversation_id", "message_id", "latency_ms", "cached"}
+
+
+@dataclass(slots=True)
+class CachedAnswers:
+    """`AnswerService.answer` and `.stream`, served from `cache` when the question repeats."""
+
+    service: AnswerService
+    catalog: CatalogCache
+    cache: AnswerCache
+    answerer: str  # cache.key.answerer_fingerprint of the settings the service runs with
+
+    async def answer(
+        self, request: QueryRequest, history: Sequence[PriorTurn] = ()
+    ) -> QueryResponse:
+        """The cached answer to `request` when there is one, else the service's (then cached)."""
+        started = time.perf_counter()
+        if self.service.uses_history(request, history):
+            return await self.service.answer(request, history)
+        found = await self._lookup(request, started)
+        if found is not None:
+            return found
+        response = await self.service.answer(request, history)
+        await self._keep(request, response)
+        return response
+
+    async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
+        """`answer` as a stream: a hit is one response (sent as one delta), a miss streams live."""
+        started = time.perf_counter()
+        if self.service.uses_history(request, history):
+            return await self.service.stream(request, history)
+        found = await self._lookup(request, started)
+        if found is not None:
+            return Streamed(found)
+        streamed = await self.service.stream(request, history)
+        if streamed.deltas is None:
+            await self._keep(request, streamed.meta)
+            return streamed
+        return Streamed(streamed.meta, self._kept_at_end(request, streamed.deltas))
+
+    async def _kept_at_end(
+        self, request: QueryRequest, deltas: AsyncIterator[str | QueryResponse]
+    ) -> AsyncIterator[str | QueryResponse]:
+        async for item in deltas:
+            if isinstance(item, QueryResponse):
+                await self._keep(request, item)
+            yield item
+
+    def _key(self, request: QueryRequest, corpus_version: str | None) -> str:
+        return answer_key(
+            request,
+            corpus_version=corpus_version,
+            answerer=self.answerer,
+            page_matters=self.service.uses_page(request),
+        )
+
+    async def _lookup(self, request: QueryRequest, started: float) -> QueryResponse | None:
+        stored = await self.cache.get(self._key(request, self.catalog.current.corpus_version))
+        response = _decoded(stored, started) if stored is not None else None
+        if response is None:
+            self.cache.stats.misses += 1
+            return None
+        self.cache.stats.hits += 1
+        return response
+
+    async def _keep(self, request: QueryRequest, response: QueryResponse) -> None:
+        if FALLBACKS.intersection(response.warnings):
+            return
+        # Keyed by the index the answer was read from (a refresh may have come in between).
+        key = self._key(request, response.corpus_version)
+        await self.cache.put(key, response.model_dump_json(exclude=_PER_REQUEST).encode())
+
+
+def _decoded(stored: bytes, started: float) -> QueryResponse | None:
+    """The cached answer as this request's response (no ids yet: the conversation layer saves it
+    and adds them), or None for an entry this release cannot read."""
+    try:
+        fields = json.loads(stored)
+        if not isinstance(fields, dict):
+            return None
+        latency = round((time.perf_counter() - started) * 1000, 2)
+        fields.update(conversation_id=None, message_id=None, latency_ms=latency, cached=True)
+        return QueryResponse.model_validate(fields)
+    except (ValueError, TypeError, ValidationError):
+        return None

@@ -1,0 +1,112 @@
+"""Answering an overview question: recognise it, find its part of the book, compose the answer
+from the outline ingest stored, and give its citations and the passages a model may read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bookchat.answer.schema import Citation
+from bookchat.overview.ask import recognise
+from bookchat.overview.compose import Cited, compose, words
+from bookchat.overview.outline import PageOutline, outlines_of
+from bookchat.overview.said import overview_phrases
+from bookchat.overview.scope import Target, resolve
+from bookchat.retrieval.catalog import Catalog
+
+# What a model writing the summary reads: each cited section's opening, at most this many words
+# in all (the outline's lines come first, in reading order).
+MODEL_WORDS = 1200
+
+
+@dataclass(frozen=True, slots=True)
+class OverviewAnswer:
+    """An overview: the extractive answer, its citations, and per citation what a model reads."""
+
+    target: Target
+    answer: str
+    citations: list[Citation]
+    passages: list[tuple[Citation, str]]
+
+
+class Outlines:
+    """The stored outlines of the current catalog, parsed once per catalog and edition."""
+
+    def __init__(self) -> None:
+        self._source: object | None = None
+        self._parsed: dict[str, dict[str, PageOutline]] = {}
+
+    def of(self, catalog: Catalog, version: str, locale: str) -> dict[str, PageOutline]:
+        """doc id -> outline of one edition ({} for an index ingested before outlines)."""
+        source = catalog.data.get("outlines")
+        if source is not self._source:
+            self._source, self._parsed = source, {}
+        key = f"{version}@{locale}"
+        if key not in self._parsed:
+            self._parsed[key] = outlines_of(catalog.data, version, locale)
+        return self._parsed[key]
+
+
+def find_target(
+    question: str,
+    *,
+    mode: str,
+    chapter: str | None,
+    page: str | None,
+    catalog: Catalog,
+    outlines: dict[str, PageOutline],
+) -> Target | None:
+    """The part of the book an overview question is about; None for any other question."""
+    if mode == "selection" or not outlines:
+        return None
+    ask = recognise(question)
+    if ask is None:
+        return None
+    return resolve(
+        ask, mode=mode, chapter_key=chapter, page_url=page, catalog=catalog, outlines=outlines
+    )
+
+
+def _citation(index: int, cited: Cited) -> Citation:
+    section = cited.section
+    return Citation(
+        index=index,
+        chunk_id=section.chunk_id,
+        path=str(cited.page.get("path", "")),
+        doc_id=str(cited.page.get("doc_id", "")),
+        chapter=str(cited.chapter.get("key", "")),
+        chapter_title=str(cited.chapter.get("title", "")),
+        section=section.heading,
+        url=section.url,
+        excerpt=cited.excerpt[:500],
+        score=1.0,
+    )
+
+
+def _model_text(cited: Cited) -> str:
+    section = cited.section
+    opening = section.passage or section.lead
+    title = str(cited.page.get("title", "")) if section.depth == 0 else section.heading
+    return f"{title}: {opening}" if opening else title
+
+
+def answer_overview(
+    target: Target,
+    *,
+    catalog: Catalog,
+    outlines: dict[str, PageOutline],
+    locale: str | None,
+) -> OverviewAnswer | None:
+    """The overview of `target`, or None when its outline has nothing to show."""
+    found = compose(target, catalog.chapters, outlines, overview_phrases(locale))
+    if found is None:
+        return None
+    citations = [_citation(i, c) for i, c in enumerate(found.cited, start=1)]
+    passages: list[tuple[Citation, str]] = []
+    spent = 0
+    for citation, cited in zip(citations, found.cited, strict=True):
+        text = _model_text(cited)
+        if passages and spent + words(text) > MODEL_WORDS:
+            break
+        passages.append((citation, text))
+        spent += words(text)
+    return OverviewAnswer(target, found.answer, citations, passages)
