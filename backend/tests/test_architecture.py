@@ -51,3 +51,32 @@ def test_settings_are_the_only_reader_of_the_environment() -> None:
 
 def test_no_module_is_a_grab_bag() -> None:
     assert not [p for p in _modules() if p.stem in {"utils", "helpers", "misc", "common"}]
+
+
+def _bookchat_stages(path: Path) -> set[str]:
+    """The bookchat packages a module imports from (`answer` for bookchat.answer.features)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module]
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+            else []
+        )
+        found |= {n.split(".")[1] for n in names if n.startswith("bookchat.") and "." in n}
+    return found
+
+
+def test_ingest_and_the_store_never_import_the_stages_that_read_them() -> None:
+    # Ingest writes what query time reads: a query-time type the other way round (an answer's
+    # candidate, an overview's outline) belongs with what ingest stores, or in retrieval/.
+    readers = {"answer", "overview", "cache", "history", "api", "evals"}
+    offenders = {
+        p.relative_to(SRC).as_posix(): sorted(_bookchat_stages(p) & readers)
+        for p in _modules()
+        if p.relative_to(SRC).parts[0] in {"ingest", "vectorstore"}
+        and _bookchat_stages(p) & readers
+    }
+    assert offenders == {}

@@ -42,10 +42,10 @@ from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.config import Settings
-from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import split_units
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.named import code_terms
+from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -19,14 +19,10 @@ from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.report import SyncReport
 from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.ingest.tokens import model_length
-from bookchat.ingest.unit_vectors import (
-    SENTENCE_LAYOUT,
-    PassageVectors,
-    SentenceVectors,
-    chunk_sentences,
-)
+from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT, chunk_sentences
 from bookchat.retrieval.embedder import DIMENSIONS, MAX_TOKENS, Embedder
 from bookchat.retrieval.search import Retriever
+from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, open_store
 from tests.sites import CURRENT_EN, write_manifests, write_site

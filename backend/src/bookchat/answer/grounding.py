@@ -24,10 +24,10 @@ from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
 from bookchat.answer.short_answer import passage_text, short_answer
 from bookchat.config import Settings
-from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors
 from bookchat.ingest.units import Unit, payload_units
 from bookchat.retrieval.named import code_terms, defined, names_all
 from bookchat.retrieval.search import Retriever
+from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit
 
 # Units are only drawn from the best few passages: further down, candidates add noise.

@@ -40,7 +40,6 @@ from bookchat.answer.schema import (
 )
 from bookchat.answer.short_answer import short_answer
 from bookchat.config import Settings
-from bookchat.ingest.unit_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.ingest.units import split_units
 from bookchat.overview.answer import Outlines, answer_overview, find_target
 from bookchat.overview.scope import Target
@@ -49,6 +48,7 @@ from bookchat.retrieval.editions import Edition
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.retrieval.search import Retriever
+from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.vectorstore import StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bookchat.answer.schema import Citation
+from bookchat.ingest.page_outline import PageOutline, outlines_of
 from bookchat.overview.ask import recognise
 from bookchat.overview.compose import Cited, compose, words
-from bookchat.overview.outline import PageOutline, outlines_of
 from bookchat.overview.said import overview_phrases
 from bookchat.overview.scope import Target, resolve
 from bookchat.retrieval.catalog import Catalog

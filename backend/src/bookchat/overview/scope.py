@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from bookchat.ingest.page_outline import PageOutline
 from bookchat.overview.ask import OverviewAsk, Scope
-from bookchat.overview.outline import PageOutline
 from bookchat.retrieval.catalog import Catalog
 
 _STOP_WORDS = (

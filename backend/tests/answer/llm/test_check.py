@@ -17,7 +17,7 @@ from bookchat.answer.llm.check import (
     strip_markers,
     with_markers,
 )
-from bookchat.ingest.unit_vectors import SentenceVectors
+from bookchat.retrieval.sentence_vectors import SentenceVectors
 from tests.scripted_model import words
 
 MIN_SUPPORT = 0.55

@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 
 from bookchat.answer.llm.agent import REFUSAL, Passage
 from bookchat.answer.schema import Citation, Status
-from bookchat.ingest.unit_vectors import SentenceVectors
 from bookchat.ingest.units import FENCE, LIST_ITEM, split_units
+from bookchat.retrieval.sentence_vectors import SentenceVectors
 
 EXCERPT_CHARS = 400
 # "[2]", "[2, 3]"; not "[2](url)", which is a Markdown link whose text happens to be a number.

@@ -20,11 +20,11 @@ from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
-from bookchat.ingest.unit_vectors import SentenceVectors
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.followup import PriorTurn
 from bookchat.retrieval.search import Retriever
+from bookchat.retrieval.sentence_vectors import SentenceVectors
 
 # The warnings in English (the texts of every language are in bookchat.answer.phrases).
 MODEL_FAILED = ENGLISH.model_failed

@@ -1,7 +1,7 @@
 """The outline of a book as ingest stores it in the catalog: per edition, per page, its sections
 in reading order, each with its link, lead sentence and lead passage.
 
-Ingest writes it (bookchat.ingest.outline) with the same parse that makes the chunks, so an
+Written by bookchat.ingest.outline, with the same parse that makes the chunks, so an
 overview is answered from stored text alone: no embedding, no Markdown parsing at query time.
 Catalog layout: `{"outlines": {"<version>@<locale>": {"<doc_id>": PageOutline.to_json()}}}`.
 """
