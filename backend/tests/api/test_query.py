@@ -440,3 +440,10 @@ def test_every_answer_carries_a_short_answer_null_for_an_abstention(client: Any)
     # Filled by the reader model when it finds a span; the key is always there.
     assert grounded["short_answer"] is None or isinstance(grounded["short_answer"], str)
     assert abstained["short_answer"] is None
+
+
+def test_a_misspelt_question_is_answered_as_if_spelt_right(client: Any) -> None:
+    right = client.post("/api/query", json={"question": "how do i undo a commit"}).json()
+    typed = client.post("/api/query", json={"question": "how do i undo a comit"}).json()
+    assert right["status"] == "grounded"
+    assert (typed["answer"], typed["citations"]) == (right["answer"], right["citations"])

@@ -49,6 +49,7 @@ from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors, warm_sentences
+from bookchat.retrieval.spelling import Speller, english_words
 from bookchat.vectorstore import StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,8 @@ class AnswerService:
         self._span_margin = float(calibration().get("span", 0.0))
         self._grounder = self._grounder_for(self._retriever)
         self._outlines = Outlines()
+        self._speller: tuple[str | None, Speller] | None = None
+        english_words()  # ~0.2 s: at start-up, not on the first question
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -285,6 +288,11 @@ class AnswerService:
     async def _extractive(
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
     ) -> tuple[Outcome, QueryResponse]:
+        # Readers' typos, corrected towards the book's words (English editions: the word list is).
+        if (scope.locale or "en").split("-")[0].lower() == "en":
+            corrected = self._spelling().correct(request.question)
+            if corrected != request.question:
+                request = request.model_copy(update={"question": corrected})
         query = contextual_query(request.question, history)
         overview = self._overview(request, scope)
         if overview is not None:
@@ -314,6 +322,14 @@ class AnswerService:
             message_id=None,
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
         )
+
+    def _spelling(self) -> Speller:
+        """The speller of the indexed book's vocabulary (rebuilt when an ingest changes it)."""
+        catalog = self._catalog.current
+        if self._speller is None or self._speller[0] != catalog.corpus_version:
+            vocabulary = catalog.data.get("vocabulary") or {}
+            self._speller = (catalog.corpus_version, Speller(vocabulary, english_words()))
+        return self._speller[1]
 
     async def warm(self) -> int:
         """Fill the sentence cache ahead of questions; store errors are logged, not raised."""

@@ -17,6 +17,7 @@ from bookchat.ingest.pages import Page, Skipped, scan_docs
 from bookchat.ingest.sections import split_sections
 from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT
 from bookchat.ingest.units import split_units, units_of_chunk
+from bookchat.ingest.vocabulary import book_vocabulary
 from bookchat.vectorstore.base import SENTENCE_LAYOUT_FIELD
 
 
@@ -104,6 +105,8 @@ class Corpus:
             "outlines": edition_outlines(
                 ((e.version, e.locale, e.chapters) for e in self.editions), self.chunks
             ),
+            # The book's words: readers' typos are corrected towards them (retrieval.spelling).
+            "vocabulary": book_vocabulary(chunk.embed_text for chunk in self.chunks),
         }
 
 
