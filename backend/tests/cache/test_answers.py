@@ -202,3 +202,13 @@ def test_an_ingest_that_changes_the_book_retires_its_cached_answers(
     assert [b["cached"] for b in after] == [False, True]
     assert "fallen logs" in after[0]["answer"] and "on rocks" not in after[0]["answer"]
     assert after[0]["corpus_version"] != before[0]["corpus_version"]
+
+
+def test_a_page_overview_is_cached_per_page_even_when_misspelt(cached: Any) -> None:
+    merging, rebasing = "/docs/branching/merging", "/docs/branching/rebasing"
+    first = ask(cached, "Sumarize this page", page=merging)
+    other = ask(cached, "Sumarize this page", page=rebasing)
+    again = ask(cached, "Sumarize this page", page=merging)
+    assert (first["cached"], other["cached"], again["cached"]) == (False, False, True)
+    assert all(c["url"].startswith(merging) for c in first["citations"])
+    assert all(c["url"].startswith(rebasing) for c in other["citations"])

@@ -166,7 +166,7 @@ class AnswerService:
             edition, seen = catalog.edition(request.version, request.locale)
         except LookupError:  # an unknown edition: the answer is a 404 anyway
             return None
-        return self._target(request, seen, edition)
+        return self._target(self._spelt(request, edition.locale), seen, edition)
 
     def _target(self, request: QueryRequest, seen: Catalog, edition: Edition) -> Target | None:
         outlines = self._outlines.of(self._catalog.current, edition.version, edition.locale)
@@ -288,11 +288,7 @@ class AnswerService:
     async def _extractive(
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
     ) -> tuple[Outcome, QueryResponse]:
-        # Readers' typos, corrected towards the book's words (English editions: the word list is).
-        if (scope.locale or "en").split("-")[0].lower() == "en":
-            corrected = self._spelling().correct(request.question)
-            if corrected != request.question:
-                request = request.model_copy(update={"question": corrected})
+        request = self._spelt(request, scope.locale)
         query = contextual_query(request.question, history)
         overview = self._overview(request, scope)
         if overview is not None:
@@ -322,6 +318,16 @@ class AnswerService:
             message_id=None,
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
         )
+
+    def _spelt(self, request: QueryRequest, locale: str | None) -> QueryRequest:
+        """`request` with the reader's typos corrected towards the book's words (in an English
+        edition: the word list is English); everything reads the corrected question."""
+        if (locale or "en").split("-")[0].lower() != "en":
+            return request
+        corrected = self._spelling().correct(request.question)
+        if corrected == request.question:
+            return request
+        return request.model_copy(update={"question": corrected})
 
     def _spelling(self) -> Speller:
         """The speller of the indexed book's vocabulary (rebuilt when an ingest changes it)."""
