@@ -82,22 +82,10 @@ def test_summary_headings_are_the_authors_recaps_not_every_key_heading() -> None
 
 def test_a_lead_sentence_reads_on_its_own() -> None:
     units = split_units(
-        "It is fast.\n\nFor example:\n\n- the tree\n- the index\n\n"
+        "It is fast.\n\nGit moves content between three places:\n\n- the tree\n- the index\n\n"
         "```bash\ngit status\n```\n\nThe index records the next commit."
     )
     assert lead_sentence(units) == "The index records the next commit."
-
-
-def test_a_lead_in_that_states_something_is_the_lead_and_ends_as_a_sentence() -> None:
-    units = split_units(
-        "`git push` does not send tags by default:\n\n- `git push origin v1` pushes one tag\n\n"
-        "Delete a tag with `git tag -d v1`."
-    )
-    assert lead_sentence(units) == "`git push` does not send tags by default."
-    pointers = split_units(
-        "Run the following commands:\n\n```bash\ngit status\n```\n\nDone now, all good."
-    )
-    assert lead_sentence(pointers) == "Done now, all good."
 
 
 def test_an_opening_passage_never_ends_on_a_lead_in_whose_code_was_left_out() -> None:

@@ -46,32 +46,9 @@ def _kind(heading: str, depth: int) -> Kind:
     return "body"
 
 
-# A lead-in that only points at what follows ("Run the following:", "For example:") says nothing
-# on its own; one that states something ("`git push` does not send tags by default:") does.
-_POINTER = re.compile(
-    r"(?:\b(?:following|follows|below|these|this|those|example|examples|e\.g\.|like|such as|"
-    r"include|includes|including|are|is|run|type|enter|with|to|by)|\s(?:un|une|les|des|suit|"
-    r"suivants?|suivantes?|exemple|ceci))\s*:$",
-    re.IGNORECASE,
-)
-_MIN_LEAD_IN_WORDS = 5
-
-
-def _reads_alone(text: str) -> str:
-    """`text` as an outline line can quote it, or "" when it needs what surrounds it."""
-    if ANAPHOR.match(text) or len(text.split()) < _MIN_LEAD_WORDS:
-        return ""
-    if not text.endswith(":"):
-        return text
-    if len(text.split()) < _MIN_LEAD_IN_WORDS or _POINTER.search(text):
-        return ""
-    return text[:-1].rstrip() + "."
-
-
 def lead_sentence(units: Sequence[Unit]) -> str:
-    """The section's first sentence that reads on its own: not a list, code or table, not a bare
-    pointer at what follows (a lead-in that states something is kept, ended with a full stop), not
-    opening on a pronoun whose antecedent is elsewhere."""
+    """The first sentence that reads on its own: not a list, code or table, not a lead-in ending
+    on a colon, not opening on a pronoun whose antecedent is elsewhere."""
     for unit in units:
         if unit.role not in ("prose", "definition", "furniture", "admonition"):
             continue
@@ -79,9 +56,10 @@ def lead_sentence(units: Sequence[Unit]) -> str:
         # Furniture takes every role under its heading, code and tables included.
         if FENCE.match(text) or text.startswith("|") or LIST_ITEM.match(text):
             continue
-        lead = _reads_alone(text)
-        if lead:
-            return lead
+        if text.endswith(":") or ANAPHOR.match(text):
+            continue
+        if len(text.split()) >= _MIN_LEAD_WORDS:
+            return text
     return ""
 
 
