@@ -46,6 +46,20 @@ class Source:
             score=round(float(score), 4),
         )
 
+    @classmethod
+    def from_citation(cls, cited: Citation) -> Source:
+        """The source a citation names (what `citation` made, less its number and excerpt)."""
+        return cls(
+            cited.chunk_id,
+            cited.path,
+            cited.doc_id,
+            cited.chapter,
+            cited.chapter_title,
+            cited.section,
+            cited.url,
+            cited.score,
+        )
+
     def citation(self, index: int, excerpt: str) -> Citation:
         """This source as the answer's citation number `index`."""
         return Citation(

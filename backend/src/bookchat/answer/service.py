@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,7 +27,14 @@ from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
 from bookchat.answer.model import default_model
-from bookchat.answer.phrases import Phrases, fallback_notice, localize, localize_deltas, phrases_for
+from bookchat.answer.phrases import (
+    Phrases,
+    fallback_notice,
+    language_of,
+    localize,
+    localize_deltas,
+    phrases_for,
+)
 from bookchat.answer.reader import Reader, calibration
 from bookchat.answer.schema import (
     Citation,
@@ -183,11 +191,6 @@ class AnswerService:
         """An overview question answered from the stored outline; None for any other question."""
         if request.mode == "selection" or scope.edition is None:
             return None
-        if request.mode == "chapter":
-            if not request.chapter:
-                raise MissingInput("chapter", "chapter")
-            if scope.catalog.chapter(request.chapter) is None:
-                raise UnknownChapter(request.chapter)
         target = self._target(request, scope.catalog, scope.edition)
         if target is None:
             return None
@@ -198,22 +201,7 @@ class AnswerService:
         )
         if found is None:
             return None
-        passages = tuple(
-            Passage(
-                Source(
-                    c.chunk_id,
-                    c.path,
-                    c.doc_id,
-                    c.chapter,
-                    c.chapter_title,
-                    c.section,
-                    c.url,
-                    c.score,
-                ),
-                text,
-            )
-            for c, text in found.passages
-        )
+        passages = tuple(Passage(Source.from_citation(c), text) for c, text in found.passages)
         # The book's own structure, quoted: nothing for a coverage model to doubt.
         return Outcome(
             found.answer, "grounded", found.citations, 1.0, passages=passages, overview=True
@@ -290,13 +278,15 @@ class AnswerService:
     ) -> tuple[Outcome, QueryResponse]:
         request = self._spelt(request, scope.locale)
         query = contextual_query(request.question, history)
+        # Checked before an overview is looked for: an unknown chapter is a 404 either way.
+        chapter = _chapter_asked(request, scope) if request.mode == "chapter" else None
         overview = self._overview(request, scope)
         if overview is not None:
             outcome = overview
         elif request.mode == "selection":
             outcome = await self._selection(request, scope)
-        elif request.mode == "chapter":
-            outcome = await self._chapter(request, query, scope)
+        elif chapter is not None:
+            outcome = await self._chapter(request, chapter, query, scope)
         else:
             outcome = await self._book(request, query, scope)
         citations, notice = fallback_notice(outcome.citations, scope.edition)
@@ -322,7 +312,7 @@ class AnswerService:
     def _spelt(self, request: QueryRequest, locale: str | None) -> QueryRequest:
         """`request` with the reader's typos corrected towards the book's words (in an English
         edition: the word list is English); everything reads the corrected question."""
-        if (locale or "en").split("-")[0].lower() != "en":
+        if language_of(locale) not in ("", "en"):
             return request
         corrected = self._spelling().correct(request.question)
         if corrected == request.question:
@@ -388,25 +378,23 @@ class AnswerService:
         )
         return self._outcome(grounding, said.book_abstention)
 
-    async def _chapter(self, request: QueryRequest, query: str, scope: Scope) -> Outcome:
-        if not request.chapter:
-            raise MissingInput("chapter", "chapter")
-        chapter = scope.catalog.chapter(request.chapter)
-        if chapter is None:
-            raise UnknownChapter(request.chapter)
+    async def _chapter(
+        self, request: QueryRequest, chapter: dict[str, Any], query: str, scope: Scope
+    ) -> Outcome:
+        key = str(chapter["key"])
         vector, focus = await self._query_vectors(request.question, query)
         said = scope.said
         grounding = await scope.grounder.ground(
-            query, vector, request.top_k, request.chapter, focus=focus, said=said
+            query, vector, request.top_k, key, focus=focus, said=said
         )
         # The rest of the book, to point elsewhere: the same edition's book, never another's.
         # Only compared with the chapter's, never shown: no short answer is read for it.
         book = await scope.grounder.ground(
             query, vector, request.top_k, focus=focus, said=said, short=False
         )
-        if grounding.composition is not None and not elsewhere(grounding, book, request.chapter):
+        if grounding.composition is not None and not elsewhere(grounding, book, key):
             return self._outcome(grounding, "")
-        suggestion = suggest_chapter(book.composition, scope.catalog, exclude=request.chapter)
+        suggestion = suggest_chapter(book.composition, scope.catalog, exclude=key)
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
         outcome = self._outcome(declined, chapter_message(str(chapter["title"]), suggestion, said))
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
@@ -456,3 +444,13 @@ class AnswerService:
             )
         grounding = Grounding(comp, covered, selected, threshold, short_answer=short)
         return self._outcome(grounding, scope.said.selection_abstention)
+
+
+def _chapter_asked(request: QueryRequest, scope: Scope) -> dict[str, Any]:
+    """The catalog entry of chapter mode's chapter; raises MissingInput or UnknownChapter."""
+    if not request.chapter:
+        raise MissingInput("chapter", "chapter")
+    chapter = scope.catalog.chapter(request.chapter)
+    if chapter is None:
+        raise UnknownChapter(request.chapter)
+    return chapter

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from pydantic import ValidationError
 
@@ -22,6 +23,8 @@ from bookchat.cache.store import AnswerCache
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.retrieval.followup import PriorTurn
 
+# A request's cache key on an index version (corpus_version=...).
+Keyer = Callable[..., str]
 # What is not part of an answer but of one request: set afresh on every hit.
 _PER_REQUEST = {"conversation_id", "message_id", "latency_ms", "cached"}
 
@@ -42,11 +45,12 @@ class CachedAnswers:
         started = time.perf_counter()
         if self.service.uses_history(request, history):
             return await self.service.answer(request, history)
-        found = await self._lookup(request, started)
+        key = self._keyer(request)
+        found = await self._lookup(key, started)
         if found is not None:
             return found
         response = await self.service.answer(request, history)
-        await self._keep(request, response)
+        await self._keep(key, response)
         return response
 
     async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
@@ -54,33 +58,35 @@ class CachedAnswers:
         started = time.perf_counter()
         if self.service.uses_history(request, history):
             return await self.service.stream(request, history)
-        found = await self._lookup(request, started)
+        key = self._keyer(request)
+        found = await self._lookup(key, started)
         if found is not None:
             return Streamed(found)
         streamed = await self.service.stream(request, history)
         if streamed.deltas is None:
-            await self._keep(request, streamed.meta)
+            await self._keep(key, streamed.meta)
             return streamed
-        return Streamed(streamed.meta, self._kept_at_end(request, streamed.deltas))
+        return Streamed(streamed.meta, self._kept_at_end(key, streamed.deltas))
 
     async def _kept_at_end(
-        self, request: QueryRequest, deltas: AsyncIterator[str | QueryResponse]
+        self, key: Keyer, deltas: AsyncIterator[str | QueryResponse]
     ) -> AsyncIterator[str | QueryResponse]:
         async for item in deltas:
             if isinstance(item, QueryResponse):
-                await self._keep(request, item)
+                await self._keep(key, item)
             yield item
 
-    def _key(self, request: QueryRequest, corpus_version: str | None) -> str:
-        return answer_key(
+    def _keyer(self, request: QueryRequest) -> Keyer:
+        """`request`'s key on a given index version (whether the page counts is asked once)."""
+        return partial(
+            answer_key,
             request,
-            corpus_version=corpus_version,
             answerer=self.answerer,
             page_matters=self.service.uses_page(request),
         )
 
-    async def _lookup(self, request: QueryRequest, started: float) -> QueryResponse | None:
-        stored = await self.cache.get(self._key(request, self.catalog.current.corpus_version))
+    async def _lookup(self, key: Keyer, started: float) -> QueryResponse | None:
+        stored = await self.cache.get(key(corpus_version=self.catalog.current.corpus_version))
         response = _decoded(stored, started) if stored is not None else None
         if response is None:
             self.cache.stats.misses += 1
@@ -88,12 +94,14 @@ class CachedAnswers:
         self.cache.stats.hits += 1
         return response
 
-    async def _keep(self, request: QueryRequest, response: QueryResponse) -> None:
+    async def _keep(self, key: Keyer, response: QueryResponse) -> None:
         if FALLBACKS.intersection(response.warnings):
             return
         # Keyed by the index the answer was read from (a refresh may have come in between).
-        key = self._key(request, response.corpus_version)
-        await self.cache.put(key, response.model_dump_json(exclude=_PER_REQUEST).encode())
+        await self.cache.put(
+            key(corpus_version=response.corpus_version),
+            response.model_dump_json(exclude=_PER_REQUEST).encode(),
+        )
 
 
 def _decoded(stored: bytes, started: float) -> QueryResponse | None:

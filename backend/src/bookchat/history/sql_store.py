@@ -69,17 +69,10 @@ class SQLConversationStore(ABC):
         """Start a conversation with its first message: (conversation id, message id)."""
         conversation_id, message_id = new_id(), new_id()
         created = datetime.now(UTC)
-        message = sql.message_values(
-            self.codec,
-            (message_id, conversation_id),
-            record,
-            clip_selection(record.selection),
-            created,
-        )
         await self._execute_together(
             [
                 (sql.INSERT_CONVERSATION, (conversation_id, self.codec.time_in(created))),
-                (sql.INSERT_MESSAGE, message),
+                (sql.INSERT_MESSAGE, self._message(message_id, conversation_id, record, created)),
             ]
         )
         return conversation_id, message_id
@@ -91,18 +84,20 @@ class SQLConversationStore(ABC):
     async def add_message(self, conversation_id: str, record: MessageRecord) -> str:
         """Store a message; return its new id (UnknownConversation if there is no such one)."""
         message_id = new_id()
-        values = sql.message_values(
-            self.codec,
-            (message_id, conversation_id),
-            record,
-            clip_selection(record.selection),
-            datetime.now(UTC),
-        )
+        values = self._message(message_id, conversation_id, record, datetime.now(UTC))
         try:
             await self._execute(sql.INSERT_MESSAGE, values)
         except MissingReference as exc:
             raise UnknownConversation(conversation_id) from exc
         return message_id
+
+    def _message(
+        self, message_id: str, conversation_id: str, record: MessageRecord, at: datetime
+    ) -> Sequence[Any]:
+        """The INSERT_MESSAGE values of `record` (its selection clipped)."""
+        return sql.message_values(
+            self.codec, (message_id, conversation_id), record, clip_selection(record.selection), at
+        )
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None:
         """The conversation with its messages oldest first, or None when unknown."""

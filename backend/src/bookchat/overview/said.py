@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-NBSP = "\u00a0"
+from bookchat.answer.phrases import NBSP, language_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,5 +43,4 @@ FRENCH = OverviewPhrases(
 
 def overview_phrases(locale: str | None) -> OverviewPhrases:
     """The phrases for a locale: French for `fr` and its regional forms, English otherwise."""
-    primary = (locale or "").split("-")[0].split("_")[0].lower()
-    return FRENCH if primary == "fr" else ENGLISH
+    return FRENCH if language_of(locale) == "fr" else ENGLISH

@@ -56,7 +56,8 @@ def english_words() -> Mapping[str, int]:
     """English words and how common they are (pyspellchecker's list, offline, ~0.2 s to load)."""
     from spellchecker import SpellChecker
 
-    return dict(SpellChecker(language="en", distance=1).word_frequency.dictionary)
+    words: Mapping[str, int] = SpellChecker(language="en", distance=1).word_frequency.dictionary
+    return words
 
 
 def _one_edit(word: str) -> Iterator[str]:
