@@ -6,7 +6,8 @@ rank passages and to decide coverage, and the span most likely to be the answer,
 It was fine-tuned from the packaged all-MiniLM-L6-v2 by `backend/training/train_reader.py`;
 the shipped file holds only the tensors training changed (float16) and the head, so the
 packaged checkpoint stays the one source of the word embeddings. No hub, no transformers
-import: the forward pass is `retrieval.minilm.TorchMiniLM` with bfloat16 products.
+import: the forward pass is `retrieval.minilm.TorchMiniLM`, with bfloat16 products where the CPU
+computes them natively and float32 elsewhere.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.retrieval.minilm import TorchMiniLM, packaged_model_dir
+from bookchat.retrieval.minilm import TorchMiniLM, bf16_native, packaged_model_dir
 
 WEIGHTS = Path(__file__).with_name("reader.safetensors")
 CALIBRATION = Path(__file__).with_name("reader.json")
@@ -132,7 +133,9 @@ class Reader:
         head_w = tensors.pop("head.weight").float().numpy()
         head_b = tensors.pop("head.bias").float().numpy()
         self._head = (head_w.T.astype(np.float32), head_b.astype(np.float32))
-        self._model = TorchMiniLM(packaged_model_dir(), threads, overrides=tensors)
+        self._model = TorchMiniLM(
+            packaged_model_dir(), threads, overrides=tensors, bfloat16=bf16_native()
+        )
         self._tokenizer = load_tokenizer()
         self._threads = threads
         self._torch = torch

@@ -56,10 +56,18 @@ class TorchMiniLM:
     such as the answer reader, ships only the tensors it changed)."""
 
     def __init__(
-        self, model_dir: Path, threads: int, overrides: Mapping[str, Any] | None = None
+        self,
+        model_dir: Path,
+        threads: int,
+        overrides: Mapping[str, Any] | None = None,
+        *,
+        bfloat16: bool = True,
     ) -> None:
         torch = _torch()
         from safetensors.torch import load_file
+
+        # float32 where bfloat16 is emulated (no AVX512-BF16 or AMX): there it is ~2.5x faster.
+        self._products = torch.bfloat16 if bfloat16 else torch.float32
 
         torch.set_num_threads(threads)
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
@@ -76,7 +84,8 @@ class TorchMiniLM:
             return weights[prefix + name]
 
         def linear(name: str) -> tuple[Any, Any]:
-            return get(f"{name}.weight").to(torch.bfloat16), get(f"{name}.bias").to(torch.bfloat16)
+            dtype = self._products
+            return get(f"{name}.weight").to(dtype), get(f"{name}.bias").to(dtype)
 
         def norm(name: str) -> tuple[Any, Any]:
             return get(f"{name}.weight"), get(f"{name}.bias")
@@ -135,14 +144,14 @@ class TorchMiniLM:
             segment = segments[0] if types is None else segments[torch.from_numpy(types)]
             x = norm(words[tokens] + positions[:length] + segment, self._embedding_norm)
             keep = torch.from_numpy(mask).bool()[:, None, None, :]
-            blocked = torch.zeros(keep.shape, dtype=torch.bfloat16).masked_fill(~keep, -1e9)
+            blocked = torch.zeros(keep.shape, dtype=self._products).masked_fill(~keep, -1e9)
             for layer in self._layers:
-                qkv = linear(x.to(torch.bfloat16), layer["qkv"])
+                qkv = linear(x.to(self._products), layer["qkv"])
                 q, k, v = qkv.view(batch, length, 3, heads, hidden // heads).permute(2, 0, 3, 1, 4)
                 attended = functional.scaled_dot_product_attention(q, k, v, attn_mask=blocked)
                 attended = attended.transpose(1, 2).reshape(batch, length, hidden)
                 attended = linear(attended, layer["attention_out"]).float()
                 x = norm(attended + x, layer["attention_norm"])
-                inner = functional.gelu(linear(x.to(torch.bfloat16), layer["intermediate"]))
+                inner = functional.gelu(linear(x.to(self._products), layer["intermediate"]))
                 x = norm(linear(inner, layer["out"]).float() + x, layer["out_norm"])
             return x[:, :real].numpy()  # type: ignore[no-any-return]
