@@ -1,0 +1,79 @@
+"""Check the readers' questions in docs-questions/ against the documents they are about.
+
+    backend/.venv/bin/python backend/training/check_docs_questions.py
+
+Every row has the fields of the format (backend/training/README.md), a unique id and question, a
+known kind; an answerable row's `answer_text` is a verbatim one-line substring of its document,
+3 to 40 words; an unanswerable row has none. Exits 1 when a row fails, 2 when a document is not
+installed here (Debian's nodejs package installs them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+FOLDER = Path(__file__).parent / "docs-questions"
+FIELDS = {"id", "doc", "question", "answerable", "answer_text", "kind"}
+KINDS = {
+    "fact",
+    "how-to",
+    "why",
+    "definition",
+    "compare",
+    "troubleshooting",
+    "list",
+    "table",
+    "code",
+    "error",
+}
+
+
+def problems(row: dict[str, object], seen: set[str]) -> list[str]:
+    """What is wrong with one row (nothing when it is right)."""
+    if set(row) != FIELDS:
+        return [f"fields {sorted(row)}"]
+    found = []
+    for key in (str(row["id"]), str(row["question"]).strip().lower()):
+        if key in seen:
+            found.append(f"repeated: {key}")
+        seen.add(key)
+    if row["kind"] not in KINDS:
+        found.append(f"kind {row['kind']}")
+    answer = row["answer_text"]
+    if not row["answerable"]:
+        return found + (["an unanswerable row has answer_text"] if answer is not None else [])
+    source = Path(str(row["doc"])).read_text(encoding="utf-8")
+    if not isinstance(answer, str) or answer not in source or "\n" in answer:
+        found.append("answer_text is not one line of its document, verbatim")
+    elif not 3 <= len(answer.split()) <= 40:
+        found.append(f"answer_text has {len(answer.split())} words")
+    return found
+
+
+def main() -> int:
+    """Check every file; print one line per problem and a summary."""
+    rows = [
+        json.loads(line)
+        for file in sorted(FOLDER.glob("dq*.jsonl"))
+        for line in file.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    missing = sorted({str(r["doc"]) for r in rows if not Path(str(r["doc"])).is_file()})
+    if missing:
+        print(f"not installed here: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    seen: set[str] = set()
+    bad = 0
+    for row in rows:
+        for problem in problems(row, seen):
+            bad += 1
+            print(f"{row.get('id')}: {problem}")
+    unanswerable = sum(not r["answerable"] for r in rows)
+    print(f"{len(rows)} rows, {unanswerable} unanswerable, {bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
