@@ -30,21 +30,24 @@ KINDS = {
 }
 
 
-def problems(row: dict[str, object], seen: set[str]) -> list[str]:
-    """What is wrong with one row (nothing when it is right)."""
+def problems(
+    row: dict[str, object], seen: dict[str, set[str]], sources: dict[str, str]
+) -> list[str]:
+    """What is wrong with one row (nothing when it is right); `seen` holds the ids and questions
+    of the rows before it, `sources` each document's text."""
     if set(row) != FIELDS:
         return [f"fields {sorted(row)}"]
     found = []
-    for key in (str(row["id"]), str(row["question"]).strip().lower()):
-        if key in seen:
-            found.append(f"repeated: {key}")
-        seen.add(key)
+    for field, key in (("id", str(row["id"])), ("question", str(row["question"]).strip().lower())):
+        if key in seen[field]:
+            found.append(f"repeated {field}: {key}")
+        seen[field].add(key)
     if row["kind"] not in KINDS:
         found.append(f"kind {row['kind']}")
     answer = row["answer_text"]
     if not row["answerable"]:
         return found + (["an unanswerable row has answer_text"] if answer is not None else [])
-    source = Path(str(row["doc"])).read_text(encoding="utf-8")
+    source = sources[str(row["doc"])]
     if not isinstance(answer, str) or answer not in source or "\n" in answer:
         found.append("answer_text is not one line of its document, verbatim")
     elif not 3 <= len(answer.split()) <= 40:
@@ -60,14 +63,17 @@ def main() -> int:
         for line in file.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    missing = sorted({str(r["doc"]) for r in rows if not Path(str(r["doc"])).is_file()})
+    docs = sorted({str(r["doc"]) for r in rows})
+    missing = [doc for doc in docs if not Path(doc).is_file()]
     if missing:
         print(f"not installed here: {', '.join(missing)}", file=sys.stderr)
         return 2
-    seen: set[str] = set()
+    # Each document once: the rows about fs.md alone would read its 262 kB over a hundred times.
+    sources = {doc: Path(doc).read_text(encoding="utf-8") for doc in docs}
+    seen: dict[str, set[str]] = {"id": set(), "question": set()}
     bad = 0
     for row in rows:
-        for problem in problems(row, seen):
+        for problem in problems(row, seen, sources):
             bad += 1
             print(f"{row.get('id')}: {problem}")
     unanswerable = sum(not r["answerable"] for r in rows)

@@ -1,10 +1,12 @@
-"""MiniLM's forward pass in plain PyTorch, with bfloat16 matrix products, for bulk embedding.
+"""MiniLM's forward pass in plain PyTorch, with bfloat16 matrix products (float32 on request),
+for bulk embedding and the answer reader.
 
 ONNX Runtime has no bfloat16 kernels for x86 CPUs. On a CPU that computes bfloat16 natively
 (AVX512-BF16 or AMX) PyTorch's matrix products run ~2.5x faster in bfloat16 than in float32, and
 MiniLM's vectors stay within cosine 0.9999 of float32 (decisions.md): ingest, which embeds whole
 books, runs the model this way; the server's one question at a time stays on ONNX Runtime. The
-residual stream and layer norms are computed in float32, everything else in bfloat16. Neither
+residual stream and layer norms are computed in float32, everything else in bfloat16; where the
+CPU only emulates bfloat16, its callers ask for float32 products instead (`bf16_native`). Neither
 transformers nor sentence-transformers is imported: the weights come straight from the model's
 safetensors file, so loading costs torch's import (~1 s) and not ~8 s.
 """
