@@ -1,20 +1,27 @@
-"""Check the readers' questions in docs-questions/ against the documents they are about.
+"""Check the readers' questions in docs-questions/ and rust-book-questions/ against the
+documents they are about.
 
     backend/.venv/bin/python backend/training/check_docs_questions.py
 
 Every row has the fields of the format (backend/training/README.md), a unique id and question, a
 known kind; an answerable row's `answer_text` is a verbatim one-line substring of its document,
 3 to 40 words; an unanswerable row has none. Exits 1 when a row fails, 2 when a document is not
-installed here (Debian's nodejs package installs them).
+installed here (Debian's nodejs package installs the Node.js documents; rustup's `rust-docs`
+component the Rust book, made Markdown by html_book.py).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
-FOLDER = Path(__file__).parent / "docs-questions"
+from html_book import convert
+from rank_data import RUST_BOOK_HTML
+
+HERE = Path(__file__).parent
+FOLDERS = (HERE / "docs-questions", HERE / "rust-book-questions")
 FIELDS = {"id", "doc", "question", "answerable", "answer_text", "kind"}
 KINDS = {
     "fact",
@@ -59,10 +66,22 @@ def main() -> int:
     """Check every file; print one line per problem and a summary."""
     rows = [
         json.loads(line)
-        for file in sorted(FOLDER.glob("dq*.jsonl"))
+        for folder in FOLDERS
+        for file in sorted(folder.glob("*.jsonl"))
         for line in file.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
+    with tempfile.TemporaryDirectory() as scratch:
+        if RUST_BOOK_HTML.is_dir():
+            convert(RUST_BOOK_HTML, Path(scratch))
+        # A Rust book row names its page of the converted book; a Node.js row its full path.
+        for row in rows:
+            if not Path(str(row["doc"])).is_absolute():
+                row["doc"] = str(Path(scratch) / str(row["doc"]))
+        return _check(rows)
+
+
+def _check(rows: list[dict[str, object]]) -> int:
     docs = sorted({str(r["doc"]) for r in rows})
     missing = [doc for doc in docs if not Path(doc).is_file()]
     if missing:

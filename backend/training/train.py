@@ -41,6 +41,7 @@ from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
+from bookchat.answer.reader import Reader
 from bookchat.config import Settings
 from bookchat.ingest.units import split_units
 from bookchat.retrieval.embedder import Embedder
@@ -129,15 +130,24 @@ class Book(ScratchBook):
     ) -> None:
         super().__init__(docs, embedder, data)
         self.cache = SentenceVectors(embedder, capacity=200_000)
+        ranker = Reader(threads=2) if self.settings.reader_passages else None
         self.grounder = Grounder(
-            self.settings, self.retriever, PassageVectors(self.store, self.cache), self.cache, model
+            self.settings,
+            self.retriever,
+            PassageVectors(self.store, self.cache),
+            self.cache,
+            model,
+            ranker=ranker,
         )
 
     def hits(self, q: str, vector: np.ndarray, *, drop_path: str | None = None) -> list[Hit]:
         """What the service would ground on (or, with drop_path, a book without that page)."""
-        limit = 30 if drop_path else 5
-        hits = self.retriever.search(q, vector.tolist(), limit=limit)
-        hits = [h for h in hits if h.payload.get("path") != drop_path][:5]
+        if drop_path is None:
+            hits = self.grounder.proposed(q, vector, 5)
+        else:
+            hits = self.retriever.search(q, vector.tolist(), limit=30)
+            hits = [h for h in hits if h.payload.get("path") != drop_path]
+            hits = self.grounder.reorder(q, hits[: max(5, self.settings.reader_passages)])[:5]
         # Without the term a "What is X?" question asks about: a passage that pool() adds for it
         # (titled X, or setting X in bold) is one whose unit and coverage the service decides by
         # rule (grounding.decide), never by the model, so it teaches the model nothing it is

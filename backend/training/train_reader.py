@@ -159,6 +159,37 @@ def export(model: ReaderNet, out: Path, meta: dict[str, str]) -> None:
     save_file(state, str(out), metadata=meta)
 
 
+def optimiser(
+    model: ReaderNet, steps: int, lr: float, head_lr: float
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
+    """AdamW (the head at its own rate), warmed up over WARMUP of `steps`, then decayed to 0."""
+    head = list(model.head.parameters())
+    body = [p for p in model.bert.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(
+        [{"params": body, "lr": lr}, {"params": head, "lr": head_lr}], weight_decay=DECAY
+    )
+    warm = max(1, int(WARMUP * steps))
+
+    def factor(step: int) -> float:
+        return (step + 1) / warm if step < warm else max(0.0, (steps - step) / (steps - warm))
+
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+def pointwise_loss(
+    logits: torch.Tensor,
+    allowed: torch.Tensor,
+    starts: torch.Tensor,
+    ends: torch.Tensor,
+    labels: torch.Tensor,
+) -> Any:  # a scalar tensor (torch's operators are untyped)
+    """The span's start and end cross-entropies (their mean) plus the relevance's binary one."""
+    ce = nn.CrossEntropyLoss()
+    span = logits[..., :2].masked_fill(~allowed[..., None], -1e4)
+    loss = (ce(span[..., 0], starts) + ce(span[..., 1], ends)) / 2
+    return loss + nn.BCEWithLogitsLoss()(logits[:, 0, 2], labels)
+
+
 def train(quick: bool, out: Path, threads: int, limit: int | None = None) -> dict[str, Any]:
     """Build the data, train one epoch, export; returns the run's figures."""
     random.seed(SEED)
@@ -172,30 +203,17 @@ def train(quick: bool, out: Path, threads: int, limit: int | None = None) -> dic
     model = ReaderNet(packaged_model_dir())
     model.train()
     plan = batches(rows, random.Random(SEED))
-    head = list(model.head.parameters())
-    body = [p for p in model.bert.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(
-        [{"params": body, "lr": LR}, {"params": head, "lr": HEAD_LR}], weight_decay=DECAY
-    )
-    total, warm = len(plan), max(1, int(WARMUP * len(plan)))
-
-    def factor(step: int) -> float:
-        return (step + 1) / warm if step < warm else max(0.0, (total - step) / (total - warm))
-
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+    total = len(plan)
+    optimizer, schedule = optimiser(model, total, LR, HEAD_LR)
     # bfloat16 autocast only where the CPU computes it: emulated, a step took 56 s against ~1.2 s
     # in float32 (decisions.md, "The reader's readings as features").
     native = bf16_native()
-    ce = nn.CrossEntropyLoss()
-    bce = nn.BCEWithLogitsLoss()
     running = 0.0
     for step, batch in enumerate(plan):
         ids, types, mask, allowed, starts, ends, labels = tensors(batch)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=native):
             logits = model(ids, mask, types)
-        span = logits[..., :2].masked_fill(~allowed[..., None], -1e4)
-        loss = (ce(span[..., 0], starts) + ce(span[..., 1], ends)) / 2
-        loss = loss + bce(logits[:, 0, 2], labels)
+        loss = pointwise_loss(logits, allowed, starts, ends, labels)
         optimizer.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)

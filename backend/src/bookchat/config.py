@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     short_answers: Literal["selection", "all", "off"] = Field(
         default="selection", alias="BOOKCHAT_SHORT_ANSWERS"
     )
+    # Retrieved passages the answer reader reads and reorders before units are drawn from the
+    # best of them (answer/reading.py); 0: retrieval's order.
+    reader_passages: int = Field(default=0, ge=0, le=20, alias="BOOKCHAT_READER_PASSAGES")
     # Torch threads of the answer reader, which finds the short answer in the quoted passage.
     reader_threads: int = Field(default=2, ge=1, le=64, alias="BOOKCHAT_READER_THREADS")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")

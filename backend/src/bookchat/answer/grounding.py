@@ -22,6 +22,7 @@ from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
+from bookchat.answer.reading import reordered
 from bookchat.answer.short_answer import passage_text, short_answer
 from bookchat.config import Settings
 from bookchat.ingest.units import Unit, payload_units
@@ -261,6 +262,7 @@ class Grounder:
         model: AnswerModel,
         reader: Reader | None = None,
         span_margin: float = 0.0,
+        ranker: Reader | None = None,
     ) -> None:
         self._settings = settings
         self._retriever = retriever
@@ -269,6 +271,7 @@ class Grounder:
         self._model = model
         self._reader = reader
         self._span_margin = span_margin
+        self._ranker = ranker
 
     async def ground(
         self,
@@ -284,9 +287,7 @@ class Grounder:
         """Retrieve with `question`; judge units for `focus` (the question itself, when the
         retrieval query was widened with earlier turns: those turns are already answered);
         `short=False` when no reader will see the answer (no short answer is read)."""
-        hits = await asyncio.to_thread(
-            self._retriever.search, question, vector.tolist(), limit=top_k, chapter=chapter
-        )
+        hits = await asyncio.to_thread(self.proposed, question, vector, top_k, chapter)
         relevant = pool(
             hits, self._settings.min_chunk_score, code_terms(question), defined(question)
         )
@@ -313,6 +314,23 @@ class Grounder:
         return Grounding(
             composition, covered, passages, threshold, best, judged.defines, named, span
         )
+
+    def proposed(
+        self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
+    ) -> list[Hit]:
+        """The `top_k` passages to answer from (blocking): retrieval's, reordered by the reader
+        when one ranks (it reads `reader_passages` of them)."""
+        read = self._settings.reader_passages if self._ranker is not None else 0
+        hits = self._retriever.search(
+            question, vector.tolist(), limit=max(top_k, read), chapter=chapter
+        )
+        return self.reorder(question, hits)[:top_k]
+
+    def reorder(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
+        """`hits` in the reader's order (answer/reading.py), or as they are without one."""
+        if self._ranker is None or not self._settings.reader_passages:
+            return list(hits)
+        return reordered(self._ranker, question, hits)
 
     async def _short(
         self, question: str, composition: Composition | None, hits: Sequence[Hit]

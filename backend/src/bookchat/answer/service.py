@@ -115,9 +115,8 @@ class AnswerService:
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._model = default_model()
         # Loaded only when some answer may carry a short answer: ~0.5 s of start-up otherwise.
-        self._reader = (
-            Reader(threads=settings.reader_threads) if settings.short_answers != "off" else None
-        )
+        reads = settings.short_answers != "off" or settings.reader_passages > 0
+        self._reader = Reader(threads=settings.reader_threads) if reads else None
         self._span_margin = float(calibration().get("span", 0.0))
         self._grounder = self._grounder_for(self._retriever)
         self._outlines = Outlines()
@@ -271,6 +270,7 @@ class AnswerService:
             self._model,
             self._reader if self._settings.short_answers == "all" else None,
             self._span_margin,
+            self._reader if self._settings.reader_passages else None,
         )
 
     async def _extractive(
@@ -432,7 +432,7 @@ class AnswerService:
         selected = (Passage(source, request.selection),)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         short = None
-        if comp is not None and self._reader is not None:
+        if comp is not None and self._reader is not None and self._settings.short_answers != "off":
             # The selection is the citation: the reader's span anywhere in it is cited text.
             short = await asyncio.to_thread(
                 short_answer,
