@@ -17,8 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from html_book import convert
-from rank_data import RUST_BOOK_HTML
+from html_book import RUST_BOOK_HTML, convert
 
 HERE = Path(__file__).parent
 FOLDERS = (HERE / "docs-questions", HERE / "rust-book-questions")

@@ -20,6 +20,10 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+# rustup's `rust-docs` component installs the book beside the toolchain.
+RUST_BOOK_HTML = (
+    Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/book"
+)
 CHAPTER = re.compile(r"^(ch\d\d-\d\d|appendix-\d\d)-[a-z0-9-]+\.html$")
 INLINE = {"code": "`", "em": "*", "strong": "**"}
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from html_book import convert
+from html_book import RUST_BOOK_HTML, convert
 from reader_data import held_out_book
 from scratch_book import ScratchBook
 
@@ -34,10 +34,6 @@ from bookchat.retrieval.embedder import Embedder
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
-# rustup's `rust-docs` component installs the book beside the toolchain.
-RUST_BOOK_HTML = (
-    Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/book"
-)
 RETRIEVED = 10  # passages retrieved per question: what the reader may be asked to reorder
 NEGATIVES = 4  # near misses kept per answerable question (the best-ranked ones)
 
@@ -47,6 +43,7 @@ class Candidate:
     """A retrieved passage as the reader reads it, and whether it holds the answer."""
 
     text: str
+    section: str
     rank: int  # retrieval's rank, 0 first; RETRIEVED for a passage retrieval missed
     answers: bool
     start: int  # the answer's character offset in `text`, or -1
@@ -129,8 +126,10 @@ def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[G
                 text = passage_text(hit.payload)
                 mine = bool(answer) and hit.payload.get("path") == row["doc"] and answer in text
                 if mine:
-                    gold_sections.add(hit.payload.get("section"))
-                candidates.append(Candidate(text, rank, mine, text.find(answer) if mine else -1))
+                    gold_sections.add(str(hit.payload.get("section")))
+                section = str(hit.payload.get("section"))
+                start = text.find(answer) if mine else -1
+                candidates.append(Candidate(text, section, rank, mine, start))
             if answer and not gold_sections:
                 missed = [
                     c for c in chunks if c.get("path") == row["doc"] and answer in passage_text(c)
@@ -138,13 +137,12 @@ def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[G
                 if not missed:
                     continue
                 text = passage_text(missed[0])
-                gold_sections.add(missed[0].get("section"))
-                candidates.append(Candidate(text, RETRIEVED, True, text.find(answer)))
+                section = str(missed[0].get("section"))
+                gold_sections.add(section)
+                candidates.append(Candidate(text, section, RETRIEVED, True, text.find(answer)))
             # A passage of the answer's own section without its words may still say it otherwise.
             kept = tuple(
-                c
-                for c in candidates
-                if c.answers or not (answer and _section(c.text) in {str(s) for s in gold_sections})
+                c for c in candidates if c.answers or not (answer and c.section in gold_sections)
             )
             yield Group(
                 source.name,
@@ -157,10 +155,6 @@ def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[G
             )
     finally:
         book.close()
-
-
-def _section(text: str) -> str:
-    return text.split("\n", 1)[0]
 
 
 def ranking_groups(embedder: Embedder, data: Path | None = None) -> list[Group]:

@@ -33,13 +33,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import numpy as np
 import torch
-from torch import nn
 
 from bookchat.answer.reader import WEIGHTS, Reader, load_tokenizer
 from bookchat.answer.reading import RANK_WEIGHT
 from bookchat.config import Settings
 from bookchat.retrieval.embedder import Embedder
-from bookchat.retrieval.minilm import bf16_native, packaged_model_dir
+from bookchat.retrieval.minilm import packaged_model_dir
 
 sys.path.insert(0, str(Path(__file__).parent))
 from rank_data import Group, ranking_groups
@@ -51,9 +50,7 @@ from train_reader import (
     check_scores,
     export,
     features,
-    optimiser,
-    pointwise_loss,
-    tensors,
+    run_epoch,
 )
 
 LR, HEAD_LR = 3e-5, 3e-4
@@ -133,43 +130,26 @@ def plan(groups: list[Rows], rng: random.Random) -> list[list[Rows]]:
 
 
 def train(model: ReaderNet, groups: list[list[dict[str, Any]]], threads: int) -> float:
-    """One epoch over `groups`; returns minutes."""
+    """One epoch over `groups`, the listwise loss beside the first stage's; returns minutes."""
     torch.set_num_threads(threads)
     started = time.perf_counter()
     steps = plan(groups, random.Random(SEED))
-    total = len(steps)
-    optimizer, schedule = optimiser(model, total, LR, HEAD_LR)
-    native = bf16_native()
-    model.train()
-    running = 0.0
-    for step, batch in enumerate(steps):
-        flat = [row for g in batch for row in g]
-        ids, types, mask, allowed, starts, ends, labels = tensors(flat)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=native):
-            logits = model(ids, mask, types)
-        loss = pointwise_loss(logits, allowed, starts, ends, labels)
+    sizes = [[len(g) for g in batch] for batch in steps]
+
+    def listwise(step: int, logits: Any, labels: torch.Tensor) -> Any:
+        """Per question holding both, its answering passage's cross-entropy among its own."""
         relevance = logits[:, 0, 2]
-        listwise, at, counted = torch.zeros(()), 0, 0
-        for g in batch:
-            scores, gold = relevance[at : at + len(g)], labels[at : at + len(g)]
-            at += len(g)
-            if 0 < gold.sum() < len(g):
-                listwise = listwise + torch.logsumexp(scores, 0) - scores[gold > 0].max()
+        total, at, counted = torch.zeros(()), 0, 0
+        for size in sizes[step]:
+            scores, gold = relevance[at : at + size], labels[at : at + size]
+            at += size
+            if 0 < gold.sum() < size:
+                total = total + torch.logsumexp(scores, 0) - scores[gold > 0].max()
                 counted += 1
-        if counted:
-            loss = loss + LISTWISE * listwise / counted
-        optimizer.zero_grad()
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        schedule.step()
-        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        if step % 50 == 0 or step == total - 1:
-            print(
-                f"step {step + 1}/{total} loss {running:.3f} {time.perf_counter() - started:.0f}s",
-                flush=True,
-            )
-    model.eval()
+        return LISTWISE * total / counted if counted else torch.zeros(())
+
+    flat = [[row for g in batch for row in g] for batch in steps]
+    run_epoch(model, flat, started, LR, HEAD_LR, listwise)
     return (time.perf_counter() - started) / 60
 
 

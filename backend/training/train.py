@@ -145,9 +145,9 @@ class Book(ScratchBook):
         if drop_path is None:
             hits = self.grounder.proposed(q, vector, 5)
         else:
-            hits = self.retriever.search(q, vector.tolist(), limit=30)
-            hits = [h for h in hits if h.payload.get("path") != drop_path]
-            hits = self.grounder.reorder(q, hits[: max(5, self.settings.reader_passages)])[:5]
+            found = self.retriever.search(q, vector.tolist(), limit=30)
+            rest = [h for h in found if h.payload.get("path") != drop_path]
+            hits = self.grounder.reorder(q, rest, 5)
         # Without the term a "What is X?" question asks about: a passage that pool() adds for it
         # (titled X, or setting X in bold) is one whose unit and coverage the service decides by
         # rule (grounding.decide), never by the model, so it teaches the model nothing it is

@@ -22,6 +22,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,41 @@ def pointwise_loss(
     return loss + nn.BCEWithLogitsLoss()(logits[:, 0, 2], labels)
 
 
+def run_epoch(
+    model: ReaderNet,
+    plan: list[list[dict[str, Any]]],
+    started: float,
+    lr: float,
+    head_lr: float,
+    extra: Callable[[int, Any, torch.Tensor], Any] | None = None,
+) -> None:
+    """One epoch over `plan` (batches of feature rows), logging every 50 steps; the loss is
+    `pointwise_loss` plus `extra(step, logits, labels)` when given."""
+    optimizer, schedule = optimiser(model, len(plan), lr, head_lr)
+    # bfloat16 autocast only where the CPU computes it: emulated, a step took 56 s against ~1.2 s
+    # in float32 (decisions.md, "The reader's readings as features").
+    native = bf16_native()
+    model.train()
+    running = 0.0
+    for step, batch in enumerate(plan):
+        ids, types, mask, allowed, starts, ends, labels = tensors(batch)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=native):
+            logits = model(ids, mask, types)
+        loss = pointwise_loss(logits, allowed, starts, ends, labels)
+        if extra is not None:
+            loss = loss + extra(step, logits, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        schedule.step()
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
+        if step % 50 == 0 or step == len(plan) - 1:
+            elapsed = time.perf_counter() - started
+            print(f"step {step + 1}/{len(plan)} loss {running:.3f} {elapsed:.0f}s", flush=True)
+    model.eval()
+
+
 def train(quick: bool, out: Path, threads: int, limit: int | None = None) -> dict[str, Any]:
     """Build the data, train one epoch, export; returns the run's figures."""
     random.seed(SEED)
@@ -203,33 +239,18 @@ def train(quick: bool, out: Path, threads: int, limit: int | None = None) -> dic
     model = ReaderNet(packaged_model_dir())
     model.train()
     plan = batches(rows, random.Random(SEED))
-    total = len(plan)
-    optimizer, schedule = optimiser(model, total, LR, HEAD_LR)
-    # bfloat16 autocast only where the CPU computes it: emulated, a step took 56 s against ~1.2 s
-    # in float32 (decisions.md, "The reader's readings as features").
-    native = bf16_native()
-    running = 0.0
-    for step, batch in enumerate(plan):
-        ids, types, mask, allowed, starts, ends, labels = tensors(batch)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=native):
-            logits = model(ids, mask, types)
-        loss = pointwise_loss(logits, allowed, starts, ends, labels)
-        optimizer.zero_grad()
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        schedule.step()
-        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        if step % 50 == 0 or step == total - 1:
-            elapsed = time.perf_counter() - started
-            print(f"step {step + 1}/{total} loss {running:.3f} {elapsed:.0f}s", flush=True)
-    model.eval()
+    run_epoch(model, plan, started, LR, HEAD_LR)
     minutes = (time.perf_counter() - started) / 60
     meta = {"seed": str(SEED), "examples": str(len(rows)), "quick": str(quick)}
     export(model, out, meta)
     checks = check_scores(model, tokenizer)
     out.with_suffix(".checks.json").write_text(json.dumps(checks, indent=1) + "\n")
-    return {"examples": len(rows), "steps": total, "minutes": round(minutes, 1), "checks": checks}
+    return {
+        "examples": len(rows),
+        "steps": len(plan),
+        "minutes": round(minutes, 1),
+        "checks": checks,
+    }
 
 
 def check_scores(model: ReaderNet, tokenizer: Any) -> list[dict[str, Any]]:

@@ -53,6 +53,9 @@ def test_a_grounder_reorders_only_when_it_has_a_ranker_and_passages_to_read(
     reading = book_settings.model_copy(update={"reader_passages": 2})
     hits = [INSTALLING, HISTORY]
     ranked = Grounder(reading, *parts, ranker=reader)
-    assert [h.chunk_id for h in ranked.reorder("Who wrote Git?", hits)] == ["history", "installing"]
+    assert [h.chunk_id for h in ranked.reorder("Who wrote Git?", hits, 2)] == [
+        "history",
+        "installing",
+    ]
     for unranked in (Grounder(reading, *parts), Grounder(book_settings, *parts, ranker=reader)):
-        assert unranked.reorder("Who wrote Git?", hits) == hits
+        assert unranked.reorder("Who wrote Git?", hits, 2) == hits

@@ -272,6 +272,8 @@ class Grounder:
         self._reader = reader
         self._span_margin = span_margin
         self._ranker = ranker
+        # Passages the reader reads per question: none without one.
+        self._read = settings.reader_passages if ranker is not None else 0
 
     async def ground(
         self,
@@ -319,18 +321,17 @@ class Grounder:
         self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
     ) -> list[Hit]:
         """The `top_k` passages to answer from (blocking): retrieval's, reordered by the reader
-        when one ranks (it reads `reader_passages` of them)."""
-        read = self._settings.reader_passages if self._ranker is not None else 0
-        hits = self._retriever.search(
-            question, vector.tolist(), limit=max(top_k, read), chapter=chapter
-        )
-        return self.reorder(question, hits)[:top_k]
+        when one ranks."""
+        limit = max(top_k, self._read)
+        hits = self._retriever.search(question, vector.tolist(), limit=limit, chapter=chapter)
+        return self.reorder(question, hits, top_k)
 
-    def reorder(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
-        """`hits` in the reader's order (answer/reading.py), or as they are without one."""
-        if self._ranker is None or not self._settings.reader_passages:
-            return list(hits)
-        return reordered(self._ranker, question, hits)
+    def reorder(self, question: str, hits: Sequence[Hit], top_k: int) -> list[Hit]:
+        """The first `top_k` of `hits` once the reader has read `reader_passages` of them and
+        reordered those (answer/reading.py); retrieval's without a reader."""
+        if self._ranker is None or not self._read:
+            return list(hits[:top_k])
+        return reordered(self._ranker, question, hits[: max(top_k, self._read)])[:top_k]
 
     async def _short(
         self, question: str, composition: Composition | None, hits: Sequence[Hit]
