@@ -19,10 +19,10 @@ from typing import Any
 from harness import process_memory
 
 from bookchat.config import Settings
+from bookchat.embedding.embedder import MAX_TOKENS, Embedder, batches_by_length
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.sync import _BATCH, plan_sync
 from bookchat.ingest.unit_vectors import chunk_sentences
-from bookchat.retrieval.embedder import MAX_TOKENS, Embedder, batches_by_length
 
 # `bookchat ingest` (cli.cmd_ingest) gives its embedder two threads; the server keeps one.
 INGEST_THREADS = 2

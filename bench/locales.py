@@ -171,8 +171,8 @@ def main() -> int:
     from fastapi.testclient import TestClient
 
     from bookchat.api.app import create_app
+    from bookchat.embedding.embedder import Embedder
     from bookchat.ingest.run import SiteSource, run_ingest
-    from bookchat.retrieval.embedder import Embedder
     from bookchat.retrieval.search import Retriever
     from bookchat.vectorstore import open_store
     from tests.conftest import settings_for

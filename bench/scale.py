@@ -55,7 +55,7 @@ from scale_library import (
 )
 from scale_store import LIMIT, disk_usage, measure
 
-from bookchat.retrieval.embedder import DIMENSIONS
+from bookchat.embedding.embedder import DIMENSIONS
 
 BATCH = 500
 TARGETS = {"chapter_p95_ms": 5.0, "reopen_s": 2.0, "recall_at_5": 0.98}

@@ -28,7 +28,7 @@ WARM_CAP_S = 420.0
 
 def catalog(n: int) -> Json:
     """A catalog shaped like ingest's for the first n synthetic chunks: chapters and pages."""
-    from bookchat.retrieval.embedder import MODEL_NAME
+    from bookchat.embedding.embedder import MODEL_NAME
 
     docs = -(-n // DOC_CHUNKS)
     chapters = []

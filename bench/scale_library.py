@@ -112,7 +112,7 @@ def real_sentence_vectors(chunks: list[str]) -> tuple[list[np.ndarray], Json]:
     cached = meta_path.exists() and json.loads(meta_path.read_text()).get("sha256") == digest
     if not (cached and vec_path.exists()):
         from bookchat.config import Settings
-        from bookchat.retrieval.embedder import Embedder
+        from bookchat.embedding.embedder import Embedder
 
         log(f"embedding {len(distinct)} sentences with MiniLM (once; cached in {CACHE})")
         os.environ["HF_HUB_OFFLINE"] = "1"

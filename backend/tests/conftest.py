@@ -16,8 +16,8 @@ import pytest
 
 from bookchat.answer.reader import Reader
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.run import run_ingest
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore, open_store
 from tests.local_model import LocalModel, server_installed, weights
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from bookchat.api.server import build_server
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.handoff import ServerRecord, remove_record
 from bookchat.ingest.run import run_ingest
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import open_store
 
 

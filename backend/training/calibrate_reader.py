@@ -44,9 +44,9 @@ import numpy as np
 from bookchat.answer.reader import CALIBRATION, WEIGHTS, Reader
 from bookchat.answer.short_answer import MAX_WORDS, passage_text
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.evals.short_answer import squad_f1
 from bookchat.ingest.corpus import build_corpus
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import Hit
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -29,8 +29,8 @@ from reader_data import held_out_book
 from scratch_book import ScratchBook
 
 from bookchat.answer.short_answer import passage_text
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.corpus import build_corpus
-from bookchat.retrieval.embedder import Embedder
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]

@@ -37,8 +37,8 @@ import torch
 from bookchat.answer.reader import WEIGHTS, Reader, load_tokenizer
 from bookchat.answer.reading import RANK_WEIGHT
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
-from bookchat.retrieval.minilm import packaged_model_dir
+from bookchat.embedding.embedder import Embedder
+from bookchat.embedding.minilm import packaged_model_dir
 
 sys.path.insert(0, str(Path(__file__).parent))
 from rank_data import Group, ranking_groups

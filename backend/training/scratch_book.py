@@ -7,8 +7,8 @@ import tempfile
 from pathlib import Path
 
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.run import run_ingest
-from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import open_store
 

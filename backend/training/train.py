@@ -43,8 +43,8 @@ from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candid
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.answer.reader import Reader
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.units import split_units
-from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.named import code_terms
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit

@@ -32,8 +32,8 @@ import torch
 from torch import nn
 
 from bookchat.answer.reader import MAX_PIECES, encode_windows, load_tokenizer
+from bookchat.embedding.minilm import bf16_native, packaged_model_dir
 from bookchat.ingest.corpus import build_corpus
-from bookchat.retrieval.minilm import bf16_native, packaged_model_dir
 
 sys.path.insert(0, str(Path(__file__).parent))
 from reader_data import (
@@ -128,11 +128,11 @@ def tensors(batch: list[dict[str, Any]]) -> tuple[torch.Tensor, ...]:
     return ids, types, mask, allowed, starts, ends, labels
 
 
-def build(quick: bool) -> tuple[list[Example], Counter[str]]:
+def build(quick: bool, positives: int = POSITIVES) -> tuple[list[Example], Counter[str]]:
     """Every training example (reader_data.py), seeded."""
     rng = random.Random(SEED)
     articles = squad_articles(SHARED / "squad11-train" / "articles.jsonl.gz")
-    examples = list(squad_examples(articles, QUICK_POSITIVES if quick else POSITIVES, rng))
+    examples = list(squad_examples(articles, QUICK_POSITIVES if quick else positives, rng))
     repeat = 1 if quick else 2
     examples += squad2_unanswerable(SHARED / "squad-train10" / "questions.jsonl", repeat)
     corpus = build_corpus(ROOT / "website" / "docs")
@@ -226,13 +226,15 @@ def run_epoch(
     model.eval()
 
 
-def train(quick: bool, out: Path, threads: int, limit: int | None = None) -> dict[str, Any]:
+def train(
+    quick: bool, out: Path, threads: int, limit: int | None = None, positives: int = POSITIVES
+) -> dict[str, Any]:
     """Build the data, train one epoch, export; returns the run's figures."""
     random.seed(SEED)
     torch.manual_seed(SEED)
     torch.set_num_threads(threads)
     started = time.perf_counter()
-    examples, origins = build(quick)
+    examples, origins = build(quick, positives)
     tokenizer = load_tokenizer()
     rows = [f for f in (features(tokenizer, e) for e in examples) if f is not None][:limit]
     print(f"{len(rows)} examples {dict(origins)}", flush=True)
@@ -242,6 +244,8 @@ def train(quick: bool, out: Path, threads: int, limit: int | None = None) -> dic
     run_epoch(model, plan, started, LR, HEAD_LR)
     minutes = (time.perf_counter() - started) / 60
     meta = {"seed": str(SEED), "examples": str(len(rows)), "quick": str(quick)}
+    if positives != POSITIVES:
+        meta["positives"] = str(positives)
     export(model, out, meta)
     checks = check_scores(model, tokenizer)
     out.with_suffix(".checks.json").write_text(json.dumps(checks, indent=1) + "\n")
@@ -272,10 +276,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT, help="where to write the weights")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, help="train on this many examples only (a smoke run)")
+    parser.add_argument(
+        "--positives", type=int, default=POSITIVES, help="squad11-train questions to train on"
+    )
     args = parser.parse_args()
     if not SHARED.exists():
         sys.exit(f"error: training needs {SHARED} (the shared corpora)")
-    figures = train(args.quick, args.out, args.threads, args.limit)
+    figures = train(args.quick, args.out, args.threads, args.limit, args.positives)
     print(json.dumps({k: v for k, v in figures.items() if k != "checks"}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
 

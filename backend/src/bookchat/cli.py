@@ -50,10 +50,10 @@ def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> No
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Index the docs folder (or every version and locale of a built site), embedding only what
     changed."""
+    from bookchat.embedding.embedder import Embedder
     from bookchat.ingest.handoff import HandoffFailed, ingest_via_server
     from bookchat.ingest.manifest import ManifestError, read_site_routes
     from bookchat.ingest.run import SiteSource, run_ingest
-    from bookchat.retrieval.embedder import Embedder
     from bookchat.vectorstore import StoreLocked, StoreUnavailable, open_store
 
     settings = _settings()
@@ -184,9 +184,9 @@ def cmd_report_gaps(args: argparse.Namespace) -> int:
     """Print the questions readers asked that the book does not answer, grouped by meaning."""
     import asyncio
 
+    from bookchat.embedding.embedder import Embedder
     from bookchat.history import HistoryUnavailable, open_conversation_store
     from bookchat.history.gap_report import group_gaps, render_json, render_markdown
-    from bookchat.retrieval.embedder import Embedder
 
     settings = _settings()
 

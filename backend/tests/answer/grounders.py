@@ -6,7 +6,7 @@ from bookchat.answer.grounding import Grounder
 from bookchat.answer.model import AnswerModel, default_model
 from bookchat.answer.reader import Reader
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import VectorStore

@@ -12,7 +12,7 @@ from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewh
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.vectorstore import Hit, VectorStore
 from tests.answer.grounders import book_grounder
 

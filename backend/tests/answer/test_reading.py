@@ -7,7 +7,7 @@ from bookchat.answer.model import default_model
 from bookchat.answer.reader import Reader
 from bookchat.answer.reading import reordered
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit, VectorStore

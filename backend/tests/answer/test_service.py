@@ -7,8 +7,8 @@ import pytest
 from bookchat.answer.schema import QueryRequest
 from bookchat.answer.service import AnswerService
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.catalog import CatalogCache
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore
 
 

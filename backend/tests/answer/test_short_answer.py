@@ -5,7 +5,7 @@ from __future__ import annotations
 from bookchat.answer.reader import Reader
 from bookchat.answer.short_answer import passage_text, short_answer
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.vectorstore import VectorStore
 from tests.answer.grounders import book_grounder
 

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from bookchat.api.server import local_url
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.handoff import ingest_via_server
-from bookchat.retrieval.embedder import Embedder
 from tests.sites import write_site
 from tests.threaded_server import serving
 

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from bookchat.api.app import create_app
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.vectorstore import open_store
 
 

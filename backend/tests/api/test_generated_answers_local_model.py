@@ -25,7 +25,7 @@ from bookchat.answer.llm.check import strip_markers
 from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED
 from bookchat.api.app import create_app
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from tests.conftest import need_local_model
 from tests.local_model import ALIAS, LocalModel, free_port
 from tests.sse_events import sse_events

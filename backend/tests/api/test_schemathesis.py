@@ -23,8 +23,8 @@ from schemathesis.engine.statistic import Statistic
 from schemathesis.python import asgi
 
 from bookchat.api.app import create_app
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.run import run_ingest
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import open_store
 from tests.conftest import settings_for
 

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from bookchat.api.app import create_app
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.run import run_ingest
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore, open_store
 from tests.conftest import RecordingStore
 from tests.sse_events import sse_events

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from tests.api.test_llm_answers import llm_settings
 from tests.cache.redis_servers import PrivateRedis
 from tests.cache.test_answers import answer_of, ask

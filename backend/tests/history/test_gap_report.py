@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.history import MessageRecord, open_conversation_store
 from bookchat.history.gap_report import group_gaps, render_markdown
-from bookchat.retrieval.embedder import Embedder
 
 ASKED = [
     # (question, status, chapter, rating)

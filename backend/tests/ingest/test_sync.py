@@ -15,16 +15,16 @@ import pytest
 
 from bookchat.answer.grounding import hit_candidates
 from bookchat.config import Settings
+from bookchat.embedding.embedder import DIMENSIONS, MAX_TOKENS, Embedder
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.report import SyncReport
 from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.ingest.tokens import model_length
 from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT, chunk_sentences
-from bookchat.retrieval.embedder import DIMENSIONS, MAX_TOKENS, Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
-from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, open_store
+from bookchat.vectorstore.sparse import sparse_document
 from tests.sites import CURRENT_EN, write_manifests, write_site
 from tests.vectorstore.legacy import write_legacy_edge
 
@@ -204,7 +204,7 @@ import os, signal, sys
 from pathlib import Path
 from bookchat.config import Settings
 from bookchat.ingest.run import SiteSource, run_ingest
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.vectorstore import open_store
 
 settings = Settings(_env_file=None, data_dir=sys.argv[1])

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.search import Retriever
-from bookchat.retrieval.sparse import sparse_query
 from bookchat.vectorstore import VectorStore
+from bookchat.vectorstore.sparse import sparse_query
 
 QUESTION = "How do I resolve a merge conflict?"
 

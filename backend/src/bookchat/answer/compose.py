@@ -14,6 +14,7 @@ from typing import Any, Literal
 from bookchat.answer.features import Candidate
 from bookchat.answer.schema import Citation
 from bookchat.ingest.units import Unit
+from bookchat.overview.compose import Cited
 
 EXCERPT_CHARS = 400
 Kind = Literal["span", "passage"]
@@ -47,17 +48,17 @@ class Source:
         )
 
     @classmethod
-    def from_citation(cls, cited: Citation) -> Source:
-        """The source a citation names (what `citation` made, less its number and excerpt)."""
+    def from_cited(cls, cited: Cited) -> Source:
+        """A section an overview cites: the book's own structure, so its score is 1."""
         return cls(
-            cited.chunk_id,
-            cited.path,
-            cited.doc_id,
-            cited.chapter,
-            cited.chapter_title,
-            cited.section,
-            cited.url,
-            cited.score,
+            chunk_id=cited.section.chunk_id,
+            path=str(cited.page.get("path", "")),
+            doc_id=str(cited.page.get("doc_id", "")),
+            chapter=str(cited.chapter.get("key", "")),
+            chapter_title=str(cited.chapter.get("title", "")),
+            section=cited.section.heading,
+            url=cited.section.url,
+            score=1.0,
         )
 
     def citation(self, index: int, excerpt: str) -> Citation:

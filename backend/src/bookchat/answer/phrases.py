@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from bookchat.answer.schema import Citation, QueryResponse
-from bookchat.retrieval.editions import Edition
+from bookchat.retrieval.editions import Edition, language_of
 
 NBSP = "\u00a0"
 
@@ -136,11 +136,6 @@ FRENCH = Phrases(
 
 # By a locale's primary language subtag ("fr" for "fr", "fr-CA", "fr_BE").
 CATALOGUE = {"en": ENGLISH, "fr": FRENCH}
-
-
-def language_of(locale: str | None) -> str:
-    """The primary language subtag of a Docusaurus locale, lower case ("" for None)."""
-    return (locale or "").replace("_", "-").split("-", 1)[0].lower()
 
 
 def phrases_for(locale: str | None) -> Phrases:

@@ -6,7 +6,7 @@ rank passages and to decide coverage, and the span most likely to be the answer,
 It was fine-tuned from the packaged all-MiniLM-L6-v2 by `backend/training/train_reader.py`;
 the shipped file holds only the tensors training changed (float16) and the head, so the
 packaged checkpoint stays the one source of the word embeddings. No hub, no transformers
-import: the forward pass is `retrieval.minilm.TorchMiniLM`, with bfloat16 products where the CPU
+import: the forward pass is `embedding.minilm.TorchMiniLM`, with bfloat16 products where the CPU
 computes them natively and float32 elsewhere.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.retrieval.minilm import TorchMiniLM, bf16_native, packaged_model_dir
+from bookchat.embedding.minilm import TorchMiniLM, bf16_native, packaged_model_dir
 
 WEIGHTS = Path(__file__).with_name("reader.safetensors")
 CALIBRATION = Path(__file__).with_name("reader.json")

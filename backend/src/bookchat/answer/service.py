@@ -30,7 +30,6 @@ from bookchat.answer.model import default_model
 from bookchat.answer.phrases import (
     Phrases,
     fallback_notice,
-    language_of,
     localize,
     localize_deltas,
     phrases_for,
@@ -48,12 +47,12 @@ from bookchat.answer.schema import (
 )
 from bookchat.answer.short_answer import short_answer
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.units import split_units
 from bookchat.overview.answer import Outlines, answer_overview, find_target
 from bookchat.overview.scope import Target
 from bookchat.retrieval.catalog import Catalog, CatalogCache
-from bookchat.retrieval.editions import Edition
-from bookchat.retrieval.embedder import Embedder
+from bookchat.retrieval.editions import Edition, language_of
 from bookchat.retrieval.followup import PriorTurn, asks_about_the_passage, contextual_query
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors, warm_sentences
@@ -62,6 +61,8 @@ from bookchat.vectorstore import StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)
 
+# An overview cites whole sections: their excerpts are cut here.
+OVERVIEW_EXCERPT_CHARS = 500
 # A long selection is judged on its first units: each must be embedded at query time.
 MAX_SELECTION_UNITS = 40
 
@@ -200,11 +201,14 @@ class AnswerService:
         )
         if found is None:
             return None
-        passages = tuple(Passage(Source.from_citation(c), text) for c, text in found.passages)
+        sources = [Source.from_cited(c) for c in found.cited]
+        citations = [
+            source.citation(i, cited.excerpt[:OVERVIEW_EXCERPT_CHARS])
+            for i, (source, cited) in enumerate(zip(sources, found.cited, strict=True), start=1)
+        ]
+        passages = tuple(Passage(s, text) for s, text in zip(sources, found.passages, strict=False))
         # The book's own structure, quoted: nothing for a coverage model to doubt.
-        return Outcome(
-            found.answer, "grounded", found.citations, 1.0, passages=passages, overview=True
-        )
+        return Outcome(found.answer, "grounded", citations, 1.0, passages=passages, overview=True)
 
     def uses_history(self, request: QueryRequest, history: Sequence[PriorTurn]) -> bool:
         """True when earlier turns can change the answer: a model reads them, or the question is

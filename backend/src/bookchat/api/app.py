@@ -25,9 +25,9 @@ from bookchat.api.services import Services
 from bookchat.cache import answer_cache_for
 from bookchat.cache.key import answerer_fingerprint
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.history import ConversationStore, HistoryUnavailable, conversation_store_for
 from bookchat.retrieval.catalog import CatalogCache
-from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.serial_store import SerialStore
 from bookchat.vectorstore import StoreLocked, StoreUnavailable, VectorStore, open_store
 

@@ -10,8 +10,8 @@ import uvicorn
 from bookchat.api.app import create_app
 from bookchat.api.json_logs import configure_json_logging
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.handoff import ServerRecord, remove_record, write_record
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore
 
 log = logging.getLogger(__name__)

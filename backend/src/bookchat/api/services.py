@@ -12,10 +12,10 @@ from bookchat.api.metrics import Metrics
 from bookchat.api.models import AnswerCacheHealth, GeneratorHealth
 from bookchat.cache import AnswerCache, CachedAnswers
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.history.conversation import ConversationalAnswers
 from bookchat.history.store import ConversationStore
 from bookchat.retrieval.catalog import CatalogCache
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore
 
 CacheState = Literal["off", "warming", "warm"]

@@ -12,6 +12,7 @@ from typing import Any
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.evals.compare import compare, render
 from bookchat.evals.fixtures import Fixture, load_fixtures
 from bookchat.evals.gate import GateError, check_gate, load_gate
@@ -23,7 +24,6 @@ from bookchat.evals.runner import RunContext, run_rows
 from bookchat.evals.versions import run_version
 from bookchat.ingest.run import run_ingest
 from bookchat.retrieval.catalog import CatalogCache
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import StoreUnavailable, VectorStore, open_store
 
 EXIT_GATE = 1

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from bookchat.answer.schema import QueryRequest
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.followup import PriorTurn, contextual_query
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import Hit, VectorStore

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.embedding.embedder import DIMENSIONS, Embedder
 from bookchat.ingest.corpus import Chunk
 from bookchat.ingest.unit_vectors import chunk_sentences, usable_rows
-from bookchat.retrieval.embedder import DIMENSIONS, Embedder
 from bookchat.vectorstore import VectorStore
 
 

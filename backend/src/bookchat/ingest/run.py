@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bookchat.config import Settings
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.corpus import Corpus, build_corpus
 from bookchat.ingest.manifest import read_site_routes
 from bookchat.ingest.report import SyncReport
 from bookchat.ingest.site import build_site_corpus
 from bookchat.ingest.sync import sync_corpus
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import VectorStore
 
 

@@ -15,14 +15,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bookchat.embedding.embedder import MAX_TOKENS, MODEL_NAME, Embedder
 from bookchat.ingest.chunk_vectors import ChunkVectors, Memo, embed_missing, reuse
 from bookchat.ingest.corpus import Chunk, Corpus
 from bookchat.ingest.report import SyncReport, edition_of, tally
 from bookchat.ingest.tokens import model_length
 from bookchat.ingest.unit_vectors import chunk_sentences
-from bookchat.retrieval.embedder import MAX_TOKENS, MODEL_NAME, Embedder
-from bookchat.retrieval.sparse import sparse_document
 from bookchat.vectorstore import Point, VectorStore
+from bookchat.vectorstore.sparse import sparse_document
 
 _BATCH = 64
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bookchat.answer.schema import Citation
 from bookchat.ingest.page_outline import PageOutline, outlines_of
 from bookchat.overview.ask import recognise
 from bookchat.overview.compose import Cited, compose, words
@@ -20,12 +19,13 @@ MODEL_WORDS = 1200
 
 @dataclass(frozen=True, slots=True)
 class OverviewAnswer:
-    """An overview: the extractive answer, its citations, and per citation what a model reads."""
+    """An overview: the extractive answer, the sections it cites (its [n] markers, n - 1), and
+    what a model reads of the first of them (as many as MODEL_WORDS allow)."""
 
     target: Target
     answer: str
-    citations: list[Citation]
-    passages: list[tuple[Citation, str]]
+    cited: list[Cited]
+    passages: list[str]
 
 
 class Outlines:
@@ -66,22 +66,6 @@ def find_target(
     )
 
 
-def _citation(index: int, cited: Cited) -> Citation:
-    section = cited.section
-    return Citation(
-        index=index,
-        chunk_id=section.chunk_id,
-        path=str(cited.page.get("path", "")),
-        doc_id=str(cited.page.get("doc_id", "")),
-        chapter=str(cited.chapter.get("key", "")),
-        chapter_title=str(cited.chapter.get("title", "")),
-        section=section.heading,
-        url=section.url,
-        excerpt=cited.excerpt[:500],
-        score=1.0,
-    )
-
-
 def _model_text(cited: Cited) -> str:
     section = cited.section
     opening = section.passage or section.lead
@@ -100,13 +84,12 @@ def answer_overview(
     found = compose(target, catalog.chapters, outlines, overview_phrases(locale))
     if found is None:
         return None
-    citations = [_citation(i, c) for i, c in enumerate(found.cited, start=1)]
-    passages: list[tuple[Citation, str]] = []
+    passages: list[str] = []
     spent = 0
-    for citation, cited in zip(citations, found.cited, strict=True):
+    for cited in found.cited:
         text = _model_text(cited)
         if passages and spent + words(text) > MODEL_WORDS:
             break
-        passages.append((citation, text))
+        passages.append(text)
         spent += words(text)
-    return OverviewAnswer(target, found.answer, citations, passages)
+    return OverviewAnswer(target, found.answer, list(found.cited), passages)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bookchat.answer.phrases import NBSP, language_of
+from bookchat.retrieval.editions import language_of
+
+# French sets a no-break space before a colon and inside guillemets.
+NBSP = "\u00a0"
 
 
 @dataclass(frozen=True, slots=True)

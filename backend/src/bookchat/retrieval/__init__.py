@@ -1,1 +1,1 @@
-"""Retrieval: embed questions, search the store, shape the candidates."""
+"""Retrieval: search the store with a question's vectors and words, and shape the candidates."""

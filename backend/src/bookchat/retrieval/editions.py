@@ -14,6 +14,11 @@ CURRENT = "current"
 PLAIN_LOCALE = "en"
 
 
+def language_of(locale: str | None) -> str:
+    """The primary language subtag of a Docusaurus locale, lower case ("" for None)."""
+    return (locale or "").replace("_", "-").split("-", 1)[0].lower()
+
+
 class UnknownEdition(LookupError):
     """A `version` or `locale` the index does not hold; `known` lists the ones it does."""
 

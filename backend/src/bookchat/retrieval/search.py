@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from bookchat.retrieval.named import code_terms, names_all
-from bookchat.retrieval.sparse import sparse_query
 from bookchat.vectorstore import Hit, VectorStore
 from bookchat.vectorstore.base import Where
+from bookchat.vectorstore.sparse import sparse_query
 
 # RRF gives equal fused scores to passages with mirrored ranks (2nd dense + 3rd BM25 and 3rd
 # dense + 2nd BM25), and the store orders such ties arbitrarily from one process to the next.

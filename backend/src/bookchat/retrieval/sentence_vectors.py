@@ -17,8 +17,8 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.unit_vectors import chunk_sentences, usable_rows
-from bookchat.retrieval.embedder import Embedder
 from bookchat.vectorstore import Hit, VectorStore
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import DIMENSIONS
+from bookchat.embedding.embedder import DIMENSIONS
 from bookchat.vectorstore.base import VectorStore
 
 

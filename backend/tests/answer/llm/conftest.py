@@ -11,7 +11,7 @@ from bookchat.answer.llm.agent import Search
 from bookchat.answer.llm.generator import LLMGenerator, connect
 from bookchat.answer.llm.writer import book_search
 from bookchat.config import Settings
-from bookchat.retrieval.embedder import Embedder
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import SentenceVectors
 from bookchat.vectorstore import VectorStore

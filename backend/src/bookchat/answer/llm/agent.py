@@ -21,7 +21,8 @@ from typing import Any, Literal
 from agents import Agent, FunctionTool, Model, ModelSettings, RunContextWrapper, function_tool
 
 from bookchat.answer.compose import Source
-from bookchat.answer.phrases import CATALOGUE, language_of
+from bookchat.answer.phrases import CATALOGUE
+from bookchat.retrieval.editions import language_of
 from bookchat.vectorstore import Hit
 
 log = logging.getLogger(__name__)

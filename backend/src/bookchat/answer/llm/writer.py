@@ -20,8 +20,8 @@ from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
+from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.catalog import Catalog
-from bookchat.retrieval.embedder import Embedder
 from bookchat.retrieval.followup import PriorTurn
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import SentenceVectors

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import qdrant_edge
 
-from bookchat.vectorstore import SparseVector
+from bookchat.vectorstore.base import SparseVector
 
 
 @lru_cache(maxsize=1)

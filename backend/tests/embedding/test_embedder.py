@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 from bookchat.config import Settings
-from bookchat.ingest.corpus import build_corpus
-from bookchat.ingest.units import payload_units
-from bookchat.retrieval.embedder import (
+from bookchat.embedding.embedder import (
     BF16_MIN_WORD_PIECES,
     DIMENSIONS,
     Embedder,
     batches_by_length,
 )
-from bookchat.retrieval.minilm import bf16_native
+from bookchat.embedding.minilm import bf16_native
+from bookchat.ingest.corpus import build_corpus
+from bookchat.ingest.units import payload_units
 
 TEXTS = [
     "How do I undo the last commit but keep my changes?",

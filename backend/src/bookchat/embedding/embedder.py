@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.config import Settings
-from bookchat.retrieval.minilm import TorchMiniLM, bf16_native, packaged_model_dir
+from bookchat.embedding.minilm import TorchMiniLM, bf16_native, packaged_model_dir
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384

@@ -1,0 +1,1 @@
+"""Embedding: the MiniLM model and the dense vectors that ingest and retrieval both compute."""
