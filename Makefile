@@ -42,7 +42,7 @@ eval-shared: setup-python
 	@scripts/eval-shared.sh
 
 ## train: refit the answer model (answer/model.json, ~2 min), train the answer reader
-## (answer/reader.safetensors, ~30 min on 2 cores; QUICK=1: a tenth of the data, minutes) and
+## (answer/reader.safetensors, ~45-60 min on 2 cores; QUICK=1: a tenth of the data, minutes) and
 ## measure it on held-out training data (answer/reader.json); needs ../shared
 train: setup-python
 	$(VENV)/bin/python backend/training/train.py

@@ -1,6 +1,7 @@
 """Measure the answer reader on held-out data; writes backend/src/bookchat/answer/reader.json.
 
-The service uses the reader for the short answer only (its `span` margin); the rest of the file
+The service uses the reader for the short answer (its `span` margin) and as the selection's veto
+(`selection_veto`: below it the reader is sure a selection does not answer); the rest of the file
 records how the reader does as the judge of coverage, the thresholds it would need and what
 they cost (decisions.md, "The answer reader"), so that a retrained reader can be compared.
 
@@ -60,6 +61,9 @@ TARGET_DECLINED = 0.97
 SQUAD_QUESTIONS = 500  # answerable squad-train10 questions asked (of 4,371)
 READ = 8  # passages read per question by the reader as the judge of coverage
 SHOWN_SPANS = 0.90  # share of answerable held-out selections that keep a short answer
+# Share of each source's held-out answerable selections (squad-train10's, the sample book's) that
+# the reader's veto (BOOKCHAT_SELECTION_JUDGE=both) leaves answered.
+VETO_KEPT = 0.98
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +209,13 @@ def threshold_for(negatives: list[float]) -> float:
     return round(float(ordered[at]) + 1e-4, 4)
 
 
+def veto_for(*answerable: list[float]) -> float:
+    """The highest P that leaves VETO_KEPT of each source's answerable selections at or above
+    it: below it, the reader is sure the selection does not answer."""
+    kept = [float(np.quantile(values, 1 - VETO_KEPT)) for values in answerable if values]
+    return round(min(kept) - 1e-4, 4)
+
+
 def fit_span_margin(spans: list[tuple[float, int]]) -> float:
     """The highest span margin at which SHOWN_SPANS of the held-out answerable selections still
     get a short answer (a span of at most short_answer.MAX_WORDS words beating "no answer" by
@@ -271,6 +282,17 @@ def main() -> None:
         if line.strip()
     ]
     held = [r for r in sample if held_out_book(str(r["id"]))]
+    chunks = build_corpus(ROOT / "website" / "docs").chunks
+    for r in held:
+        # The held-out question's own section selected: the passage holding its answer.
+        own = [
+            str(c.payload.get("text", ""))  # selected as a reader selects: no heading
+            for c in chunks
+            if (c.payload.get("path"), c.payload.get("section")) == (r["path"], r["section"])
+            and str(r.get("answer_text") or "") in str(c.payload.get("text", ""))
+        ]
+        if r["answerable"] and own:
+            selection_scores.add("book-answerable", best(reader, r["question"], own[:1]))
     book = Book(ROOT / "website" / "docs", embedder, args.data)
     asked = [
         {"question": r["question"], "kind": "answerable", "gold": (r["path"], r["section"])}
@@ -286,12 +308,18 @@ def main() -> None:
         book_scores.by_kind["off-topic"] + book_scores.by_kind.get("uncovered", [])
     )
     selection = threshold_for(selection_scores.by_kind["other-passage"])
+    veto = veto_for(
+        selection_scores.by_kind["answerable"], selection_scores.by_kind["book-answerable"]
+    )
     margin, chapter_figures = fit_margin(chapters, covered)
     span_margin = fit_span_margin(spans)
     figures = {
         "book": {k: book_scores.share_above(k, covered) for k in book_scores.by_kind},
         "selection": {
             k: selection_scores.share_above(k, selection) for k in selection_scores.by_kind
+        },
+        "selection_veto": {
+            k: selection_scores.share_above(k, veto) for k in selection_scores.by_kind
         },
         "chapter": chapter_figures,
         # SQuAD F1 of the predicted span on the answerable questions' own paragraphs.
@@ -306,6 +334,7 @@ def main() -> None:
         "book": covered,
         "chapter": covered,
         "selection": selection,
+        "selection_veto": veto,
         "span": span_margin,
         "chapter_margin": margin,
         "answered_at_threshold": figures,

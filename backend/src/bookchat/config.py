@@ -67,6 +67,13 @@ class Settings(BaseSettings):
     short_answers: Literal["selection", "all", "off"] = Field(
         default="selection", alias="BOOKCHAT_SHORT_ANSWERS"
     )
+    # Who decides whether a selection answers the question: the answer model (its units'
+    # features), the answer reader (its P that the selection answers, against the threshold
+    # calibrated on held-out data, answer/reader.json), or both (the model, the reader declining
+    # where it is sure: P below `selection_veto`, which keeps 0.98 of held-out answerable ones).
+    selection_judge: Literal["model", "reader", "both"] = Field(
+        default="both", alias="BOOKCHAT_SELECTION_JUDGE"
+    )
     # Retrieved passages the answer reader reads and reorders before units are drawn from the
     # best of them (answer/reading.py); 0: retrieval's order.
     reader_passages: int = Field(default=0, ge=0, le=20, alias="BOOKCHAT_READER_PASSAGES")

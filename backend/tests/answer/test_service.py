@@ -1,4 +1,4 @@
-"""AnswerService's routing of overview questions, and what the answer cache keys on."""
+"""AnswerService: overview routing, what the answer cache keys on, who judges a selection."""
 
 from __future__ import annotations
 
@@ -68,3 +68,52 @@ async def test_the_book_overview_cites_every_published_chapter(
     response = await service.answer(_request(question="Give me an overview of the book"))
     assert response.status == "grounded"
     assert len(response.citations) == 8  # the sample book's published chapters
+
+
+def _judged_by(
+    judge: str, settings: Settings, store: VectorStore, embedder: Embedder
+) -> AnswerService:
+    catalog = CatalogCache(store)
+    catalog.refresh()
+    return AnswerService(
+        settings.model_copy(update={"selection_judge": judge}), store, embedder, catalog
+    )
+
+
+WROTE_GIT = (
+    "Git was written by Linus Torvalds in April 2005, after the Linux kernel lost its free "
+    "licence for BitKeeper. Junio Hamano has maintained it since July 2005."
+)
+
+
+# "both", the default: the answer model decides and the reader declines where its P is below the
+# calibrated veto; "reader": the reader's P decides.
+@pytest.mark.parametrize("judge", ["reader", "both"])
+async def test_the_reader_declines_a_selection_that_does_not_say_what_is_asked(
+    judge: str, book_settings: Settings, book_store: VectorStore, embedder: Embedder
+) -> None:
+    # SQuAD 2.0's kind of question: a date is asked, and the selection has one, of something else
+    # (the answer model alone, judging by the units' features, answers "April 2005").
+    service = _judged_by(judge, book_settings, book_store, embedder)
+    asked = {"mode": "selection", "page": "/docs/", "selection": WROTE_GIT}
+    answered = await service.answer(_request(**asked, question="Who wrote Git?"))
+    declined = await service.answer(_request(**asked, question="When was GitHub founded?"))
+    assert answered.status == "grounded" and "Linus Torvalds" in answered.answer
+    assert answered.short_answer == "Linus Torvalds"
+    assert declined.status == "abstained" and not declined.citations
+
+
+@pytest.mark.parametrize("judge", ["reader", "both"])
+async def test_the_reader_leaves_explain_this_passage_to_the_answer_model(
+    judge: str, book_settings: Settings, book_store: VectorStore, embedder: Embedder
+) -> None:
+    # No span answers "Explain this passage": its most central units do.
+    service = _judged_by(judge, book_settings, book_store, embedder)
+    explained = await service.answer(
+        _request(mode="selection", page="/docs/", selection=WROTE_GIT, question="Explain this.")
+    )
+    assert explained.status == "grounded" and "Linus Torvalds" in explained.answer
+
+
+def test_the_reader_has_a_veto_on_selections_by_default() -> None:
+    assert Settings(_env_file=None).selection_judge == "both"  # type: ignore[call-arg]

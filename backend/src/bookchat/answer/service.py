@@ -116,9 +116,16 @@ class AnswerService:
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._model = default_model()
         # Loaded only when some answer may carry a short answer: ~0.5 s of start-up otherwise.
-        reads = settings.short_answers != "off" or settings.reader_passages > 0
+        reads = (
+            settings.short_answers != "off"
+            or settings.reader_passages > 0
+            or settings.selection_judge != "model"
+        )
         self._reader = Reader(threads=settings.reader_threads) if reads else None
-        self._span_margin = float(calibration().get("span", 0.0))
+        calibrated = calibration()
+        self._span_margin = float(calibrated.get("span", 0.0))
+        self._selection_p = float(calibrated.get("selection", 0.5))
+        self._selection_veto = float(calibrated.get("selection_veto", 0.0))
         self._grounder = self._grounder_for(self._retriever)
         self._outlines = Outlines()
         self._speller: tuple[str | None, Speller] | None = None
@@ -408,9 +415,8 @@ class AnswerService:
             raise MissingInput("selection", "selection")
         # "Explain this passage" names no topic: the passage itself is what to explain, so its
         # most central units answer it.
-        query = request.question
-        if asks_about_the_passage(query):
-            query = request.selection[:2000]
+        about_the_passage = asks_about_the_passage(request.question)
+        query = request.selection[:2000] if about_the_passage else request.question
         units = list({u.text: u for u in split_units(request.selection)}.values())
         candidates = unit_candidates(units[:MAX_SELECTION_UNITS])
         vector, matrix = await self._vectors.embed(
@@ -425,16 +431,28 @@ class AnswerService:
             self._model, request.question, candidates, ctx, [request.selection], selection=True
         )
         source = selection_source(request.page, scope.catalog, similarity)
+        threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
+        # "Explain this passage" has no span to find: the reader does not judge it.
+        read = None
+        if not about_the_passage:
+            read = await self._reads_selection(request.question, request.selection)
+        judged_by = self._settings.selection_judge if read is not None else "model"
+        # With the reader as the judge, its P decides and the answer model only chooses the units.
         comp, covered = decide(
             self._model,
             judged,
             [source],
             self._settings.answer_max_words,
-            threshold=self._settings.min_coverage,
+            threshold=0.0 if judged_by == "reader" else self._settings.min_coverage,
             said=scope.said,
         )
+        if read is not None and judged_by == "reader":
+            # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
+            covered, threshold = read, self._settings.min_coverage or self._selection_p
+            comp = comp if read >= threshold else None
+        elif read is not None and judged_by == "both" and read < self._selection_veto:
+            comp = None  # the reader is sure the selection does not answer
         selected = (Passage(source, request.selection),)
-        threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         short = None
         if comp is not None and self._reader is not None and self._settings.short_answers != "off":
             # The selection is the citation: the reader's span anywhere in it is cited text.
@@ -448,6 +466,13 @@ class AnswerService:
             )
         grounding = Grounding(comp, covered, selected, threshold, short_answer=short)
         return self._outcome(grounding, scope.said.selection_abstention)
+
+    async def _reads_selection(self, question: str, selection: str) -> float | None:
+        """The reader's P that `selection` answers `question`, when the reader judges selections."""
+        if self._reader is None or self._settings.selection_judge == "model":
+            return None
+        (reading,) = await asyncio.to_thread(self._reader.read, question, [selection])
+        return reading.probability
 
 
 def _chapter_asked(request: QueryRequest, scope: Scope) -> dict[str, Any]:
