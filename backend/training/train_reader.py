@@ -282,7 +282,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, help="train on this many examples only (a smoke run)")
     parser.add_argument(
-        "--positives", type=int, default=POSITIVES, help="squad11-train questions to train on (default 24,000)"
+        "--positives", type=int, default=POSITIVES, help="squad11-train questions (24,000)"
     )
     args = parser.parse_args()
     if not SHARED.exists():
