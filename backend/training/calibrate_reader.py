@@ -283,16 +283,19 @@ def main() -> None:
     ]
     held = [r for r in sample if held_out_book(str(r["id"]))]
     chunks = build_corpus(ROOT / "website" / "docs").chunks
-    for r in held:
-        # The held-out question's own section selected: the passage holding its answer.
-        own = [
-            str(c.payload.get("text", ""))  # selected as a reader selects: no heading
-            for c in chunks
-            if (c.payload.get("path"), c.payload.get("section")) == (r["path"], r["section"])
-            and str(r.get("answer_text") or "") in str(c.payload.get("text", ""))
-        ]
-        if r["answerable"] and own:
-            selection_scores.add("book-answerable", best(reader, r["question"], own[:1]))
+    for r in (r for r in held if r["answerable"]):
+        # The held-out question's own passage selected, as a reader selects it: no heading.
+        own = next(
+            (
+                text
+                for c in chunks
+                if (c.payload.get("path"), c.payload.get("section")) == (r["path"], r["section"])
+                and str(r["answer_text"]) in (text := str(c.payload.get("text", "")))
+            ),
+            None,
+        )
+        if own is not None:
+            selection_scores.add("book-answerable", best(reader, r["question"], [own]))
     book = Book(ROOT / "website" / "docs", embedder, args.data)
     asked = [
         {"question": r["question"], "kind": "answerable", "gold": (r["path"], r["section"])}

@@ -433,25 +433,23 @@ class AnswerService:
         source = selection_source(request.page, scope.catalog, similarity)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         # "Explain this passage" has no span to find: the reader does not judge it.
-        read = None
-        if not about_the_passage:
-            read = await self._reads_selection(request.question, request.selection)
-        judged_by = self._settings.selection_judge if read is not None else "model"
+        read = None if about_the_passage else await self._reads_selection(request)
+        by_reader = self._settings.selection_judge == "reader"
         # With the reader as the judge, its P decides and the answer model only chooses the units.
         comp, covered = decide(
             self._model,
             judged,
             [source],
             self._settings.answer_max_words,
-            threshold=0.0 if judged_by == "reader" else self._settings.min_coverage,
+            threshold=0.0 if read is not None and by_reader else self._settings.min_coverage,
             said=scope.said,
         )
-        if read is not None and judged_by == "reader":
+        if read is not None and by_reader:
             # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
             covered, threshold = read, self._settings.min_coverage or self._selection_p
             comp = comp if read >= threshold else None
-        elif read is not None and judged_by == "both" and read < self._selection_veto:
-            comp = None  # the reader is sure the selection does not answer
+        elif read is not None and read < self._selection_veto:
+            comp = None  # "both": the reader is sure the selection does not answer
         selected = (Passage(source, request.selection),)
         short = None
         if comp is not None and self._reader is not None and self._settings.short_answers != "off":
@@ -467,11 +465,13 @@ class AnswerService:
         grounding = Grounding(comp, covered, selected, threshold, short_answer=short)
         return self._outcome(grounding, scope.said.selection_abstention)
 
-    async def _reads_selection(self, question: str, selection: str) -> float | None:
-        """The reader's P that `selection` answers `question`, when the reader judges selections."""
+    async def _reads_selection(self, request: QueryRequest) -> float | None:
+        """The reader's P that the selection answers the question; None unless the reader judges
+        selections (BOOKCHAT_SELECTION_JUDGE `reader` or `both`)."""
         if self._reader is None or self._settings.selection_judge == "model":
             return None
-        (reading,) = await asyncio.to_thread(self._reader.read, question, [selection])
+        selection = request.selection or ""
+        (reading,) = await asyncio.to_thread(self._reader.read, request.question, [selection])
         return reading.probability
 
 
