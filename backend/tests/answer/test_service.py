@@ -103,6 +103,30 @@ async def test_the_reader_declines_a_selection_that_does_not_say_what_is_asked(
     assert declined.status == "abstained" and not declined.citations
 
 
+GITHUB = (
+    "Many hosting services run Git for teams. GitHub, the largest of them, was founded in 2008 "
+    "in San Francisco. Microsoft bought it in 2018 for 7.5 billion dollars."
+)
+
+
+async def test_a_selection_answer_quotes_the_unit_that_holds_its_short_answer(
+    service: AnswerService,
+) -> None:
+    # The answer model alone quotes "GitHub … was founded in 2008 in San Francisco" (the words
+    # the question shares); the reader finds the price in the next sentence, which is quoted.
+    response = await service.answer(
+        _request(
+            mode="selection",
+            page="/docs/",
+            selection=GITHUB,
+            question="How much was paid for GitHub?",
+        )
+    )
+    assert response.status == "grounded"
+    assert response.short_answer == "7.5 billion dollars"
+    assert "Microsoft bought it in 2018 for 7.5 billion dollars." in response.answer
+
+
 @pytest.mark.parametrize("judge", ["reader", "both"])
 async def test_the_reader_leaves_explain_this_passage_to_the_answer_model(
     judge: str, book_settings: Settings, book_store: VectorStore, embedder: Embedder

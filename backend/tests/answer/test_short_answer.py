@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bookchat.answer.reader import Reader
-from bookchat.answer.short_answer import passage_text, short_answer
+from bookchat.answer.reader import Reader, Reading
+from bookchat.answer.short_answer import holding_unit, passage_text, short_answer, span_of
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
+from bookchat.ingest.units import split_units
 from bookchat.vectorstore import VectorStore
 from tests.answer.grounders import book_grounder
 
@@ -26,6 +27,28 @@ def test_a_span_the_quote_does_not_show_is_never_returned(reader: Reader) -> Non
 
 def test_no_span_is_returned_below_the_margin(reader: Reader) -> None:
     assert short_answer(reader, "Who wrote Git?", PASSAGE, PASSAGE, min_margin=1e6) is None
+
+
+def _reading(passage: str, span: str, at: int = 0, score: float = 3.0) -> Reading:
+    start = passage.index(span, at)
+    return Reading(0, 1.0, score, start, start + len(span), span)
+
+
+def test_the_unit_holding_the_span_is_the_one_it_stands_in() -> None:
+    passage = "Git is fast. Git was written in 2005. Mercurial was written in 2005 too."
+    units = split_units(passage)
+    second = _reading(passage, "2005", at=passage.index("Mercurial"))
+    assert holding_unit(units, passage, _reading(passage, "2005")) == 1
+    assert holding_unit(units, passage, second) == 2
+    # A span across two sentences stands in no one unit.
+    assert holding_unit(units, passage, _reading(passage, "fast. Git")) is None
+
+
+def test_a_span_is_a_few_words_of_running_text_above_the_margin() -> None:
+    passage = "Install it:\n- on Fedora, `dnf install git`\n- on Debian, `apt install git`"
+    assert span_of(_reading("Run git push now.", "git push"), min_margin=0.0) == "git push"
+    assert span_of(_reading("Run git push now.", "git push", score=-1.0), min_margin=0.0) is None
+    assert span_of(_reading(passage, "`dnf install git`\n- on"), min_margin=0.0) is None
 
 
 def test_the_reader_reads_a_chunk_under_its_heading() -> None:

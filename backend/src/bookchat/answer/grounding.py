@@ -181,9 +181,11 @@ def decide(
     *,
     threshold: float | None = None,
     said: Phrases = ENGLISH,
+    anchor: int | None = None,
 ) -> tuple[Composition | None, float]:
     """The answer (span or passage) when the passages cover the question, else None; a passage
-    is introduced in `said`'s language."""
+    is introduced in `said`'s language. `anchor`: the candidate holding the reader's span, which
+    the answer quotes first."""
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
@@ -207,6 +209,11 @@ def decide(
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
     scores = shape.shape_first(judged.candidates, judged.scores, judged.question, terms)
+    if anchor is not None:
+        # The reader read the question with the words and points into this unit: the answer
+        # model's features only choose what is quoted around it.
+        scores = scores.copy()
+        scores[anchor] = max(float(scores.max()), model.span_threshold) + 1e-6
     best = select.best_index(judged.candidates, scores)
     if scores[best] >= model.span_threshold:
         chosen = select.span(judged.candidates, scores, max_words)

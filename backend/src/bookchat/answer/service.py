@@ -34,7 +34,7 @@ from bookchat.answer.phrases import (
     localize_deltas,
     phrases_for,
 )
-from bookchat.answer.reader import Reader, calibration
+from bookchat.answer.reader import Reader, Reading, calibration
 from bookchat.answer.schema import (
     Citation,
     IndexNotReady,
@@ -45,7 +45,7 @@ from bookchat.answer.schema import (
     SuggestedChapter,
     UnknownChapter,
 )
-from bookchat.answer.short_answer import short_answer
+from bookchat.answer.short_answer import holding_unit, span_of
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.units import split_units
@@ -432,8 +432,17 @@ class AnswerService:
         )
         source = selection_source(request.page, scope.catalog, similarity)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
-        # "Explain this passage" has no span to find: the reader does not judge it.
-        read = None if about_the_passage else await self._reads_selection(request)
+        # "Explain this passage" has no span to find: the reader does not read it.
+        reading = None if about_the_passage else await self._reads_selection(request)
+        span = span_of(reading, min_margin=self._span_margin) if reading else None
+        # The short answer shown must stand in the quote below it: its unit is quoted first.
+        judged_units = [c.unit for c in candidates]
+        anchor = (
+            holding_unit(judged_units, request.selection, reading) if reading and span else None
+        )
+        judge_p = reading.probability if reading else None
+        if self._settings.selection_judge == "model":
+            judge_p = None
         by_reader = self._settings.selection_judge == "reader"
         # With the reader as the judge, its P decides and the answer model only chooses the units.
         comp, covered = decide(
@@ -441,38 +450,33 @@ class AnswerService:
             judged,
             [source],
             self._settings.answer_max_words,
-            threshold=0.0 if read is not None and by_reader else self._settings.min_coverage,
+            threshold=0.0 if judge_p is not None and by_reader else self._settings.min_coverage,
             said=scope.said,
+            anchor=anchor,
         )
-        if read is not None and by_reader:
+        if judge_p is not None and by_reader:
             # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
-            covered, threshold = read, self._settings.min_coverage or self._selection_p
-            comp = comp if read >= threshold else None
-        elif read is not None and read < self._selection_veto:
+            covered, threshold = judge_p, self._settings.min_coverage or self._selection_p
+            comp = comp if judge_p >= threshold else None
+        elif judge_p is not None and judge_p < self._selection_veto:
             comp = None  # "both": the reader is sure the selection does not answer
         selected = (Passage(source, request.selection),)
-        short = None
-        if comp is not None and self._reader is not None and self._settings.short_answers != "off":
-            # The selection is the citation: the reader's span anywhere in it is cited text.
-            short = await asyncio.to_thread(
-                short_answer,
-                self._reader,
-                request.question,
-                request.selection,
-                request.selection,
-                min_margin=self._span_margin,
-            )
+        # The selection is the citation: the reader's span anywhere in it is cited text.
+        short = span if comp is not None and self._settings.short_answers != "off" else None
         grounding = Grounding(comp, covered, selected, threshold, short_answer=short)
         return self._outcome(grounding, scope.said.selection_abstention)
 
-    async def _reads_selection(self, request: QueryRequest) -> float | None:
-        """The reader's P that the selection answers the question; None unless the reader judges
-        selections (BOOKCHAT_SELECTION_JUDGE `reader` or `both`)."""
-        if self._reader is None or self._settings.selection_judge == "model":
+    async def _reads_selection(self, request: QueryRequest) -> Reading | None:
+        """The reader's reading of the selection; None when nothing uses it (no reader, or
+        neither short answers nor the reader's judgement asked for)."""
+        settings = self._settings
+        if self._reader is None or (
+            settings.short_answers == "off" and settings.selection_judge == "model"
+        ):
             return None
         selection = request.selection or ""
         (reading,) = await asyncio.to_thread(self._reader.read, request.question, [selection])
-        return reading.probability
+        return reading
 
 
 def _chapter_asked(request: QueryRequest, scope: Scope) -> dict[str, Any]:

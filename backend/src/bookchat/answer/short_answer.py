@@ -11,9 +11,10 @@ the reader of the answer cannot see cited.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from bookchat.answer.reader import Reader
+from bookchat.answer.reader import Reader, Reading
+from bookchat.ingest.units import Unit
 
 _MARKUP = re.compile(r"\*\*|__|`")
 # Spans that run across a table's cells, a list's items or lines are layout, not an answer.
@@ -34,16 +35,43 @@ def _plain(text: str) -> str:
     return " ".join(_MARKUP.sub("", _MARKERS.sub("", text)).split())
 
 
-def short_answer(
-    reader: Reader, question: str, passage: str, quoted: str, *, min_margin: float
-) -> str | None:
-    """The reader's span of `passage` for `question` when it beats "no answer" by `min_margin`,
-    is at most MAX_WORDS words of running text (no table cells, list items or line breaks) and lies
-    inside `quoted` (Markdown and [n] markers aside)."""
-    (reading,) = reader.read(question, [passage])
+def span_of(reading: Reading, *, min_margin: float) -> str | None:
+    """The reading's span as a short answer: it beats "no answer" by `min_margin` and is at most
+    MAX_WORDS words of running text (no table cells, list items or line breaks)."""
     if _LAYOUT.search(reading.answer):
         return None
     span = _plain(reading.answer).strip(" .,;:")
     if reading.span_score < min_margin or not span or len(span.split()) > MAX_WORDS:
         return None
-    return span if span.lower() in _plain(quoted).lower() else None
+    return span
+
+
+def short_answer(
+    reader: Reader, question: str, passage: str, quoted: str, *, min_margin: float
+) -> str | None:
+    """The reader's span of `passage` for `question` (`span_of`) when it lies inside `quoted`
+    (Markdown and [n] markers aside)."""
+    (reading,) = reader.read(question, [passage])
+    span = span_of(reading, min_margin=min_margin)
+    return span if span is not None and span.lower() in _plain(quoted).lower() else None
+
+
+def holding_unit(units: Sequence[Unit], passage: str, reading: Reading) -> int | None:
+    """The unit of `passage` that holds the reading's span: of those whose words contain the
+    span, the last to start at or before it (units are in reading order)."""
+    span = _plain(passage[reading.start : reading.end]).lower()
+    if not span:
+        return None
+    found, at = None, 0
+    for i, unit in enumerate(units):
+        # A unit's own words are found in the passage by its first ones (Markdown may differ).
+        head = _plain(unit.text)[:24]
+        where = passage.find(head, at) if head else -1
+        if where < 0:
+            where = at
+        if where > reading.start and found is not None:
+            break
+        at = where
+        if span in _plain(unit.text).lower():
+            found = i
+    return found
