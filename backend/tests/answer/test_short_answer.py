@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bookchat.answer.reader import Reader, Reading
-from bookchat.answer.short_answer import holding_unit, passage_text, short_answer, span_of
+from bookchat.answer.short_answer import holding_unit, passage_text, shown_in, span_of
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.units import split_units
@@ -13,20 +13,19 @@ from tests.answer.grounders import book_grounder
 PASSAGE = "History\nGit was written by Linus Torvalds in April 2005 to manage the Linux kernel."
 
 
-def test_the_span_is_returned_when_the_quote_holds_it(reader: Reader) -> None:
+def test_the_span_is_shown_only_where_the_quote_holds_it(reader: Reader) -> None:
+    (reading,) = reader.read("Who wrote Git?", [PASSAGE])
+    span = span_of(reading, min_margin=0.0)
+    assert span == "Linus Torvalds"
     quoted = "Git was written by **Linus Torvalds** in April 2005 to manage the Linux kernel. [1]"
-    assert short_answer(reader, "Who wrote Git?", PASSAGE, quoted, min_margin=0.0) == (
-        "Linus Torvalds"
-    )
+    assert shown_in(span, quoted)
+    assert not shown_in(span, "Git manages the Linux kernel. [1]")
+    assert not shown_in(None, quoted)
 
 
-def test_a_span_the_quote_does_not_show_is_never_returned(reader: Reader) -> None:
-    quoted = "Git manages the Linux kernel. [1]"
-    assert short_answer(reader, "Who wrote Git?", PASSAGE, quoted, min_margin=0.0) is None
-
-
-def test_no_span_is_returned_below_the_margin(reader: Reader) -> None:
-    assert short_answer(reader, "Who wrote Git?", PASSAGE, PASSAGE, min_margin=1e6) is None
+def test_no_span_is_given_below_the_margin(reader: Reader) -> None:
+    (reading,) = reader.read("Who wrote Git?", [PASSAGE])
+    assert span_of(reading, min_margin=1e6) is None
 
 
 def _reading(passage: str, span: str, at: int = 0, score: float = 3.0) -> Reading:
@@ -72,3 +71,20 @@ async def test_a_grounded_answer_carries_the_span_of_its_first_citation(
         "What is the boiling point of water?", embedder.embed(["boiling point"])[0], top_k=5
     )
     assert declined.composition is None and declined.short_answer is None
+
+
+async def test_a_book_answer_is_built_around_the_unit_holding_the_readers_span(
+    book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
+) -> None:
+    # A sample-book training question: the answer model alone quotes the example command above
+    # the list of formats; the reader points into the list item that names the default.
+    question = "Which --pretty format does git log use by default?"
+    vector = embedder.embed([question])[0]
+    alone = await book_grounder(book_settings, book_store, embedder).ground(question, vector, 5)
+    read = await book_grounder(book_settings, book_store, embedder, reader=reader).ground(
+        question, vector, 5
+    )
+    assert alone.composition is not None and read.composition is not None
+    assert "`medium`: the default" not in alone.composition.answer
+    assert "`medium`: the default" in read.composition.answer
+    assert read.short_answer == "medium"

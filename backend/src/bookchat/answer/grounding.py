@@ -23,7 +23,7 @@ from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
 from bookchat.answer.reading import reordered
-from bookchat.answer.short_answer import passage_text, short_answer
+from bookchat.answer.short_answer import holding_unit, passage_text, shown_in, span_of
 from bookchat.config import Settings
 from bookchat.ingest.units import Unit, payload_units
 from bookchat.retrieval.named import code_terms, defined, names_all
@@ -305,6 +305,7 @@ class Grounder:
         asked, asked_vector = focus if focus else (question, vector)
         judged = await self.judge_hits(asked, asked_vector, relevant)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
+        anchor, span = await self._read_best(asked, judged, relevant) if short else (None, None)
         composition, covered = decide(
             self._model,
             judged,
@@ -312,6 +313,7 @@ class Grounder:
             self._settings.answer_max_words,
             threshold=self._settings.min_coverage,
             said=said,
+            anchor=anchor,
         )
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
@@ -319,7 +321,12 @@ class Grounder:
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]
         )
-        span = await self._short(asked, composition, relevant) if short else None
+        if (
+            composition is None
+            or composition.kind != "span"
+            or not shown_in(span, composition.answer)
+        ):
+            span = None
         return Grounding(
             composition, covered, passages, threshold, best, judged.defines, named, span
         )
@@ -340,24 +347,24 @@ class Grounder:
             return list(hits[:top_k])
         return reordered(self._ranker, question, hits[: max(top_k, self._read)])[:top_k]
 
-    async def _short(
-        self, question: str, composition: Composition | None, hits: Sequence[Hit]
-    ) -> str | None:
-        """The reader's span in the passage a span answer quotes first, if any."""
-        if self._reader is None or composition is None or composition.kind != "span":
-            return None
-        cited = composition.citations[0].chunk_id
-        hit = next((h for h in hits if h.chunk_id == cited), None)
-        if hit is None:
-            return None
-        return await asyncio.to_thread(
-            short_answer,
-            self._reader,
-            question,
-            passage_text(hit.payload),
-            composition.answer,
-            min_margin=self._span_margin,
-        )
+    async def _read_best(
+        self, question: str, judged: Judged, hits: Sequence[Hit]
+    ) -> tuple[int | None, str | None]:
+        """The reader's short answer in the passage of the answer model's best unit, and the
+        candidate holding it (the quote is built around it); (None, None) without a reader."""
+        if self._reader is None or not judged.candidates:
+            return None, None
+        hit = hits[judged.candidates[select.best_index(judged.candidates, judged.scores)].source]
+        text = passage_text(hit.payload)
+        (reading,) = await asyncio.to_thread(self._reader.read, question, [text])
+        span = span_of(reading, min_margin=self._span_margin)
+        units = payload_units(hit.payload)
+        held = holding_unit(units, text, reading) if span is not None else None
+        if held is None:
+            return None, span
+        # Overlapping chunks share units: the candidate is the unit's first appearance.
+        texts = [c.unit.text for c in judged.candidates]
+        return (texts.index(units[held].text) if units[held].text in texts else None), span
 
     async def judge_hits(
         self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]

@@ -435,14 +435,14 @@ class AnswerService:
         # "Explain this passage" has no span to find: the reader does not read it.
         reading = None if about_the_passage else await self._reads_selection(request)
         span = span_of(reading, min_margin=self._span_margin) if reading else None
-        # The short answer shown must stand in the quote below it: its unit is quoted first.
+        # The quote is built around the unit holding the reader's span: a short answer shown
+        # always stands in the quote below it.
         judged_units = [c.unit for c in candidates]
         anchor = (
             holding_unit(judged_units, request.selection, reading) if reading and span else None
         )
-        judge_p = reading.probability if reading else None
-        if self._settings.selection_judge == "model":
-            judge_p = None
+        judges = self._settings.selection_judge != "model"
+        judge_p = reading.probability if reading is not None and judges else None
         by_reader = self._settings.selection_judge == "reader"
         # With the reader as the judge, its P decides and the answer model only chooses the units.
         comp, covered = decide(

@@ -1,11 +1,12 @@
-"""The short answer: the reader's predicted span in the passage an answer quotes first (or in
-the reader's selection).
+"""The short answer: the reader's predicted span in the passage of the answer model's best unit
+(or in the reader's selection), and the unit that holds it.
 
 A quoted answer is whole units (a sentence, a list item, a table row); the reader
 (`reader.py`) reads the question with that passage and points at the words that answer
 ("Git 2.23 or newer"). The span is kept only when the reader finds one (it beats "no answer
-here" by the calibrated margin) and it lies inside what is quoted: the reader never adds a word
-the reader of the answer cannot see cited.
+here" by the calibrated margin); the quote is built around the unit holding it, and a span the
+quote still does not show is dropped: the reader never adds a word the reader of the answer
+cannot see cited.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from bookchat.answer.reader import Reader, Reading
+from bookchat.answer.reader import Reading
 from bookchat.ingest.units import Unit
 
 _MARKUP = re.compile(r"\*\*|__|`")
@@ -46,14 +47,9 @@ def span_of(reading: Reading, *, min_margin: float) -> str | None:
     return span
 
 
-def short_answer(
-    reader: Reader, question: str, passage: str, quoted: str, *, min_margin: float
-) -> str | None:
-    """The reader's span of `passage` for `question` (`span_of`) when it lies inside `quoted`
-    (Markdown and [n] markers aside)."""
-    (reading,) = reader.read(question, [passage])
-    span = span_of(reading, min_margin=min_margin)
-    return span if span is not None and span.lower() in _plain(quoted).lower() else None
+def shown_in(span: str | None, quoted: str) -> bool:
+    """True when `span` stands in `quoted` (Markdown and [n] markers aside)."""
+    return span is not None and span.lower() in _plain(quoted).lower()
 
 
 def holding_unit(units: Sequence[Unit], passage: str, reading: Reading) -> int | None:
