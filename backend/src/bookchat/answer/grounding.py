@@ -295,7 +295,8 @@ class Grounder:
     ) -> Grounding:
         """Retrieve with `question`; judge units for `focus` (the question itself, when the
         retrieval query was widened with earlier turns: those turns are already answered);
-        `short=False` when no reader will see the answer (no short answer is read)."""
+        `short=False` when no reader will see the answer (the answer reader does not read it:
+        no short answer, and the quote is the answer model's alone)."""
         hits = await asyncio.to_thread(self.proposed, question, vector, top_k, chapter)
         relevant = pool(
             hits, self._settings.min_chunk_score, code_terms(question), defined(question)
