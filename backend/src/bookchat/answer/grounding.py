@@ -23,7 +23,7 @@ from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
 from bookchat.answer.reading import reordered
-from bookchat.answer.short_answer import holding_unit, passage_text, shown_in, span_of
+from bookchat.answer.short_answer import passage_text, shown_in, span_and_unit
 from bookchat.config import Settings
 from bookchat.ingest.units import Unit, payload_units
 from bookchat.retrieval.named import code_terms, defined, names_all
@@ -358,9 +358,8 @@ class Grounder:
         hit = hits[judged.candidates[select.best_index(judged.candidates, judged.scores)].source]
         text = passage_text(hit.payload)
         (reading,) = await asyncio.to_thread(self._reader.read, question, [text])
-        span = span_of(reading, min_margin=self._span_margin)
         units = payload_units(hit.payload)
-        held = holding_unit(units, text, reading) if span is not None else None
+        span, held = span_and_unit(reading, units, text, min_margin=self._span_margin)
         if held is None:
             return None, span
         # Overlapping chunks share units: the candidate is the unit's first appearance.

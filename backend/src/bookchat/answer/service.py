@@ -45,7 +45,7 @@ from bookchat.answer.schema import (
     SuggestedChapter,
     UnknownChapter,
 )
-from bookchat.answer.short_answer import holding_unit, span_of
+from bookchat.answer.short_answer import span_and_unit
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.units import split_units
@@ -434,12 +434,11 @@ class AnswerService:
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         # "Explain this passage" has no span to find: the reader does not read it.
         reading = None if about_the_passage else await self._reads_selection(request)
-        span = span_of(reading, min_margin=self._span_margin) if reading else None
         # The quote is built around the unit holding the reader's span: a short answer shown
         # always stands in the quote below it.
-        judged_units = [c.unit for c in candidates]
-        anchor = (
-            holding_unit(judged_units, request.selection, reading) if reading and span else None
+        units_read = [c.unit for c in candidates]
+        span, anchor = span_and_unit(
+            reading, units_read, request.selection, min_margin=self._span_margin
         )
         judges = self._settings.selection_judge != "model"
         judge_p = reading.probability if reading is not None and judges else None

@@ -47,6 +47,17 @@ def span_of(reading: Reading, *, min_margin: float) -> str | None:
     return span
 
 
+def span_and_unit(
+    reading: Reading | None, units: Sequence[Unit], passage: str, *, min_margin: float
+) -> tuple[str | None, int | None]:
+    """The reading's short answer (`span_of`) and the unit of `passage` holding it
+    (`holding_unit`): what an answer quotes around; (None, None) when there is no span."""
+    span = span_of(reading, min_margin=min_margin) if reading is not None else None
+    if reading is None or span is None:
+        return None, None
+    return span, holding_unit(units, passage, reading)
+
+
 def shown_in(span: str | None, quoted: str) -> bool:
     """True when `span` stands in `quoted` (Markdown and [n] markers aside)."""
     return span is not None and span.lower() in _plain(quoted).lower()
