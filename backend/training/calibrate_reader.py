@@ -43,7 +43,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 
 from bookchat.answer.reader import CALIBRATION, WEIGHTS, Reader
-from bookchat.answer.short_answer import MAX_WORDS, passage_text
+from bookchat.answer.short_answer import passage_text, span_of
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.evals.short_answer import squad_f1
@@ -60,7 +60,9 @@ SEED = 13
 TARGET_DECLINED = 0.97
 SQUAD_QUESTIONS = 500  # answerable squad-train10 questions asked (of 4,371)
 READ = 8  # passages read per question by the reader as the judge of coverage
-SHOWN_SPANS = 0.90  # share of answerable held-out selections that keep a short answer
+# Share of the held-out answerable selections that keep a short answer: the margin leaves out
+# only the few the reader doubts most (decisions.md, "The best span that reads as a short answer").
+SHOWN_SPANS = 0.95
 # Share of each source's held-out answerable selections (squad-train10's, the sample book's) that
 # the reader's veto (BOOKCHAT_SELECTION_JUDGE=both) leaves answered.
 VETO_KEPT = 0.98
@@ -216,16 +218,10 @@ def veto_for(*answerable: list[float]) -> float:
     return round(min(kept) - 1e-4, 4)
 
 
-def fit_span_margin(spans: list[tuple[float, int]]) -> float:
-    """The highest span margin at which SHOWN_SPANS of the held-out answerable selections still
-    get a short answer (a span of at most short_answer.MAX_WORDS words beating "no answer" by
-    the margin): a short answer should be there for nearly every question the book answers, and
-    be left out where the reader doubts it most."""
-    grid = [round(-6 + 0.5 * i, 1) for i in range(17)]
-    shown = {
-        m: float(np.mean([score >= m and words <= MAX_WORDS for score, words in spans]))
-        for m in grid
-    }
+def fit_span_margin(scores: list[float | None], grid: list[float]) -> float:
+    """The highest margin of `grid` at which SHOWN_SPANS of the held-out answerable selections
+    keep a short answer (`scores`: the margin of each one's short answer, None for none)."""
+    shown = {m: float(np.mean([s is not None and s >= m for s in scores])) for m in grid}
     return max((m for m in grid if shown[m] >= SHOWN_SPANS), default=grid[0])
 
 
@@ -262,12 +258,18 @@ def main() -> None:
     for r in rows:
         by_article.setdefault(r["article"], []).append(r["selected_text"])
     span_f1: list[float] = []
-    spans: list[tuple[float, int]] = []
+    # Each answerable selection's short answer at any margin: (its margin, its SQuAD F1).
+    spans: list[tuple[float, float] | None] = []
     for r in answerable:
         (reading,) = reader.read(r["question"], [r["selected_text"]])
         selection_scores.add("answerable", reading.probability)
         span_f1.append(max(squad_f1(reading.answer, gold) for gold in r["answers"]))
-        spans.append((reading.span_score, len(reading.answer.split())))
+        short = span_of(reading, min_margin=float("-inf"))
+        spans.append(
+            None
+            if short is None
+            else (short.score, max(squad_f1(short.text, g) for g in r["answers"]))
+        )
         others = [p for p in set(by_article[r["article"]]) if p != r["selected_text"]]
         other = rng.choice(sorted(others))
         selection_scores.add("other-passage", best(reader, r["question"], [other]))
@@ -315,7 +317,10 @@ def main() -> None:
         selection_scores.by_kind["answerable"], selection_scores.by_kind["book-answerable"]
     )
     margin, chapter_figures = fit_margin(chapters, covered)
-    span_margin = fit_span_margin(spans)
+    span_margin = fit_span_margin(
+        [None if s is None else s[0] for s in spans], [round(-6 + 0.5 * i, 1) for i in range(17)]
+    )
+    shown = [s[1] for s in spans if s is not None and s[0] >= span_margin]
     figures = {
         "book": {k: book_scores.share_above(k, covered) for k in book_scores.by_kind},
         "selection": {
@@ -327,6 +332,9 @@ def main() -> None:
         "chapter": chapter_figures,
         # SQuAD F1 of the predicted span on the answerable questions' own paragraphs.
         "selection_span_f1": round(float(np.mean(span_f1)), 4),
+        # ... of the short answers shown at the fitted margin (0 where none is), and their share.
+        "selection_short_f1": round(float(np.sum(shown)) / len(answerable), 4),
+        "selection_short_shown": round(len(shown) / len(answerable), 4),
         "counts": {
             "book": {k: len(v) for k, v in book_scores.by_kind.items()},
             "selection": {k: len(v) for k, v in selection_scores.by_kind.items()},

@@ -14,7 +14,7 @@ from bookchat.answer.reader import (
     MAX_PIECES,
     WEIGHTS,
     Reader,
-    best_span,
+    best_spans,
     calibration,
     encode_windows,
     load_tokenizer,
@@ -42,7 +42,8 @@ def test_the_passage_that_answers_reads_as_relevant_and_the_span_is_the_answer(
     first, second = reader.read(question, [answers, other])
     assert first.probability > 0.5 > second.probability
     assert first.answer == "Linus Torvalds"
-    assert answers[first.start : first.end] == first.answer
+    best = first.spans[0]
+    assert answers[best.start : best.end] == first.answer
     assert first.span_score > 0 > second.span_score
 
 
@@ -70,15 +71,35 @@ def test_a_long_passage_is_read_in_overlapping_windows_that_cover_it() -> None:
     assert passage[a:b] == "sentence"[: b - a] or passage[a:b].lower() == "sentence"
 
 
-def test_the_best_span_never_ends_before_it_starts_nor_runs_too_long() -> None:
+def test_the_best_spans_never_end_before_they_start_nor_run_too_long() -> None:
     start = np.zeros(200, np.float32)
     end = np.zeros(200, np.float32)
     start[60], end[10] = 5.0, 5.0  # the best pair in order would end before it starts
     end[60 + MAX_ANSWER] = 4.0  # one piece too far from 60
     end[70] = 1.0
-    first, last, value = best_span(start, end)
+    spans = best_spans(start, end, k=50)
+    first, last, value = spans[0]
     assert (first, last) == (60, 70) and value == pytest.approx(6.0)
-    assert last - first < MAX_ANSWER
+    assert [v for _, _, v in spans] == sorted((v for _, _, v in spans), reverse=True)
+    assert len(spans) == 50 and all(0 <= b - a < MAX_ANSWER for a, b, _ in spans)
+
+
+def test_a_passage_gives_its_best_spans_best_first_and_each_once(reader: Reader) -> None:
+    passage = "History\nGit was written by Linus Torvalds in April 2005 to manage the Linux kernel."
+    long = " ".join([passage] * 40)  # read in overlapping windows
+    for text in (passage, long):
+        (reading,) = reader.read("Who wrote Git?", [text])
+        places = [(s.start, s.end) for s in reading.spans]
+        assert len(places) == len(set(places)) > 1
+        assert [s.score for s in reading.spans] == sorted(
+            (s.score for s in reading.spans), reverse=True
+        )
+        assert all(text[s.start : s.end] == s.text for s in reading.spans)
+
+
+def test_a_passage_without_words_has_no_span(reader: Reader) -> None:
+    (reading,) = reader.read("Who wrote Git?", ["   "])
+    assert reading.spans == () and reading.answer == ""
 
 
 def test_weights_are_small_enough_to_ship() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bookchat.answer.reader import Reader, Reading
+from bookchat.answer.reader import Reader, Reading, Span
 from bookchat.answer.short_answer import holding_unit, passage_text, shown_in, span_of
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
@@ -16,10 +16,10 @@ PASSAGE = "History\nGit was written by Linus Torvalds in April 2005 to manage th
 def test_the_span_is_shown_only_where_the_quote_holds_it(reader: Reader) -> None:
     (reading,) = reader.read("Who wrote Git?", [PASSAGE])
     span = span_of(reading, min_margin=0.0)
-    assert span == "Linus Torvalds"
+    assert span is not None and span.text == "Linus Torvalds"
     quoted = "Git was written by **Linus Torvalds** in April 2005 to manage the Linux kernel. [1]"
-    assert shown_in(span, quoted)
-    assert not shown_in(span, "Git manages the Linux kernel. [1]")
+    assert shown_in(span.text, quoted)
+    assert not shown_in(span.text, "Git manages the Linux kernel. [1]")
     assert not shown_in(None, quoted)
 
 
@@ -28,26 +28,43 @@ def test_no_span_is_given_below_the_margin(reader: Reader) -> None:
     assert span_of(reading, min_margin=1e6) is None
 
 
-def _reading(passage: str, span: str, at: int = 0, score: float = 3.0) -> Reading:
-    start = passage.index(span, at)
-    return Reading(0, 1.0, score, start, start + len(span), span)
+def _span(passage: str, words: str, at: int = 0, score: float = 3.0) -> Span:
+    start = passage.index(words, at)
+    return Span(start, start + len(words), score, words)
+
+
+def _reading(*spans: Span) -> Reading:
+    return Reading(0, 1.0, spans)
 
 
 def test_the_unit_holding_the_span_is_the_one_it_stands_in() -> None:
     passage = "Git is fast. Git was written in 2005. Mercurial was written in 2005 too."
     units = split_units(passage)
-    second = _reading(passage, "2005", at=passage.index("Mercurial"))
-    assert holding_unit(units, passage, _reading(passage, "2005")) == 1
+    second = _span(passage, "2005", at=passage.index("Mercurial"))
+    assert holding_unit(units, passage, _span(passage, "2005")) == 1
     assert holding_unit(units, passage, second) == 2
     # A span across two sentences stands in no one unit.
-    assert holding_unit(units, passage, _reading(passage, "fast. Git")) is None
+    assert holding_unit(units, passage, _span(passage, "fast. Git")) is None
 
 
 def test_a_span_is_a_few_words_of_running_text_above_the_margin() -> None:
     passage = "Install it:\n- on Fedora, `dnf install git`\n- on Debian, `apt install git`"
-    assert span_of(_reading("Run git push now.", "git push"), min_margin=0.0) == "git push"
-    assert span_of(_reading("Run git push now.", "git push", score=-1.0), min_margin=0.0) is None
-    assert span_of(_reading(passage, "`dnf install git`\n- on"), min_margin=0.0) is None
+    run = "Run git push now."
+    short = span_of(_reading(_span(run, "git push")), min_margin=0.0)
+    assert short is not None and (short.text, short.start) == ("git push", 4)
+    assert span_of(_reading(_span(run, "git push", score=-1.0)), min_margin=0.0) is None
+    assert span_of(_reading(_span(passage, "`dnf install git`\n- on")), min_margin=0.0) is None
+
+
+def test_the_short_answer_is_the_best_span_that_reads_as_one() -> None:
+    passage = "Install it:\n- on Fedora, `dnf install git`\n- on Debian, `apt install git`"
+    across = _span(passage, "`dnf install git`\n- on")  # layout: the reader's best
+    inside = _span(passage, "`dnf install git`", score=2.0)
+    short = span_of(_reading(across, inside), min_margin=0.0)
+    assert short is not None and short.text == "dnf install git"
+    assert (short.start, short.end) == (inside.start, inside.end)
+    # Below the margin, a span that reads well is still no short answer.
+    assert span_of(_reading(across, _span(passage, "dnf", score=-1.0)), min_margin=0.0) is None
 
 
 def test_the_reader_reads_a_chunk_under_its_heading() -> None:

@@ -31,6 +31,9 @@ MAX_PIECES = 288  # question and passage together, [CLS] and both [SEP] included
 MAX_QUESTION = 48  # a longer question (a pasted log) is cut: its start says what is asked
 STRIDE = 96  # a passage longer than one window is read again from this many pieces back
 MAX_ANSWER = 40  # word pieces in a predicted span
+# Spans kept per passage, best first: when the best runs past a short answer's few words or
+# across a table's cells, the next best often is one (short_answer.span_of).
+SPANS = 20
 BATCH = 16
 # Readings kept per (question, passage), oldest dropped first: a class asks the same question of
 # the same selection again, and chapter mode may read the book's answer beside the chapter's.
@@ -49,20 +52,37 @@ class Window:
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """One place in a passage the reader points at as the answer."""
+
+    start: int  # character offsets in the passage
+    end: int
+    score: float  # its start + end logits minus the no-answer span's
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
     """What the reader found in one passage."""
 
     passage: int
     relevance: float  # logit: how well the passage answers the question
-    span_score: float  # best span's logits minus the no-answer span's
-    start: int  # character offsets of the best span in the passage
-    end: int
-    answer: str
+    spans: tuple[Span, ...]  # its best spans, best first (at most SPANS)
 
     @property
     def probability(self) -> float:
         """The relevance as a probability."""
         return float(1.0 / (1.0 + np.exp(-self.relevance)))
+
+    @property
+    def span_score(self) -> float:
+        """How far the best span beats "no answer here" (-inf in a passage without words)."""
+        return self.spans[0].score if self.spans else float("-inf")
+
+    @property
+    def answer(self) -> str:
+        """The best span's text ("" in a passage without words)."""
+        return self.spans[0].text if self.spans else ""
 
 
 def load_tokenizer() -> Any:
@@ -110,16 +130,19 @@ def encode_windows(
     return windows
 
 
-def best_span(start: NDArray[np.float32], end: NDArray[np.float32]) -> tuple[int, int, float]:
-    """The (first, last) piece maximising start + end logits with first ≤ last < first +
-    MAX_ANSWER, and that sum."""
+def best_spans(
+    start: NDArray[np.float32], end: NDArray[np.float32], k: int = SPANS
+) -> list[tuple[int, int, float]]:
+    """The `k` (first, last) pieces with the highest start + end logits, first ≤ last < first +
+    MAX_ANSWER, best first, each with that sum."""
     pairs = start[:, None] + end[None, :]
     n = len(start)
     rows, cols = np.indices((n, n))
-    pairs = np.where((cols >= rows) & (cols < rows + MAX_ANSWER), pairs, -np.inf)
-    flat = int(np.argmax(pairs))
-    first, last = divmod(flat, n)
-    return first, last, float(pairs[first, last])
+    pairs = np.where((cols >= rows) & (cols < rows + MAX_ANSWER), pairs, -np.inf).ravel()
+    k = min(k, int(np.isfinite(pairs).sum()))
+    top = np.argpartition(-pairs, k - 1)[:k] if k < len(pairs) else np.arange(len(pairs))
+    top = top[np.argsort(-pairs[top], kind="stable")]
+    return [(*divmod(int(flat), n), float(pairs[flat])) for flat in top]
 
 
 class Reader:
@@ -183,31 +206,29 @@ class Reader:
         if not passages:
             return []
         windows = encode_windows(self._tokenizer, question, passages)
-        best: dict[int, Reading] = {}
+        relevance: dict[int, float] = {}
+        spans: dict[int, dict[tuple[int, int], Span]] = {}
         for window, scores in zip(windows, self.logits(windows), strict=True):
             body = slice(window.first, window.first + len(window.offsets))
-            first, last, value = best_span(scores[body, 0], scores[body, 1])
             null = float(scores[0, 0] + scores[0, 1])
-            start, end = window.offsets[first][0], window.offsets[last][1]
             text = passages[window.passage]
-            reading = Reading(
-                window.passage,
-                float(scores[0, 2]),
-                value - null,
-                start,
-                end,
-                text[start:end],
-            )
-            seen = best.get(window.passage)
-            if seen is None:
-                best[window.passage] = reading
-            else:
-                # The window that answers best gives the span; the passage keeps its best score.
-                keep = reading if reading.span_score > seen.span_score else seen
-                best[window.passage] = replace(
-                    keep, relevance=max(reading.relevance, seen.relevance)
-                )
-        return [best[i] for i in range(len(passages))]
+            # The passage keeps its best score; its spans come from every window, each span
+            # scored by the window that rates it highest (windows overlap).
+            at = window.passage
+            relevance[at] = max(relevance.get(at, -np.inf), float(scores[0, 2]))
+            found = spans.setdefault(at, {})
+            for first, last, value in best_spans(scores[body, 0], scores[body, 1]):
+                start, end = window.offsets[first][0], window.offsets[last][1]
+                if (start, end) not in found or found[start, end].score < value - null:
+                    found[start, end] = Span(start, end, value - null, text[start:end])
+        return [
+            Reading(i, relevance[i], tuple(sorted(spans[i].values(), key=_by_score)[:SPANS]))
+            for i in range(len(passages))
+        ]
+
+
+def _by_score(span: Span) -> float:
+    return -span.score
 
 
 def reader_version() -> str:

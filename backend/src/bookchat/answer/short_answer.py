@@ -3,18 +3,19 @@
 
 A quoted answer is whole units (a sentence, a list item, a table row); the reader
 (`reader.py`) reads the question with that passage and points at the words that answer
-("Git 2.23 or newer"). The span is kept only when the reader finds one (it beats "no answer
-here" by the calibrated margin); the quote is built around the unit holding it, and a span the
-quote still does not show is dropped: the reader never adds a word the reader of the answer
-cannot see cited.
+("Git 2.23 or newer"). The short answer is the best of the reader's spans that is a few words of
+running text, kept when it beats "no answer here" by the calibrated margin; the quote is built
+around the unit holding it, and a span the quote still does not show is dropped: the reader
+never adds a word the reader of the answer cannot see cited.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from bookchat.answer.reader import Reading
+from bookchat.answer.reader import Reading, Span
 from bookchat.ingest.units import Unit
 
 _MARKUP = re.compile(r"\*\*|__|`")
@@ -36,15 +37,17 @@ def _plain(text: str) -> str:
     return " ".join(_MARKUP.sub("", _MARKERS.sub("", text)).split())
 
 
-def span_of(reading: Reading, *, min_margin: float) -> str | None:
-    """The reading's span as a short answer: it beats "no answer" by `min_margin` and is at most
-    MAX_WORDS words of running text (no table cells, list items or line breaks)."""
-    if _LAYOUT.search(reading.answer):
-        return None
-    span = _plain(reading.answer).strip(" .,;:")
-    if reading.span_score < min_margin or not span or len(span.split()) > MAX_WORDS:
-        return None
-    return span
+def span_of(reading: Reading, *, min_margin: float) -> Span | None:
+    """The reading's best span that is a short answer: at most MAX_WORDS words of running text
+    (no table cells, list items or line breaks) beating "no answer" by `min_margin`; its text
+    as shown (Markdown and [n] markers out), its offsets in the passage."""
+    for span in reading.spans:  # best first
+        if span.score < min_margin:
+            return None
+        words = _plain(span.text).strip(" .,;:")
+        if words and not _LAYOUT.search(span.text) and len(words.split()) <= MAX_WORDS:
+            return replace(span, text=words)
+    return None
 
 
 def span_and_unit(
@@ -53,9 +56,9 @@ def span_and_unit(
     """The reading's short answer (`span_of`) and the unit of `passage` holding it
     (`holding_unit`): what an answer quotes around; (None, None) when there is no span."""
     span = span_of(reading, min_margin=min_margin) if reading is not None else None
-    if reading is None or span is None:
+    if span is None:
         return None, None
-    return span, holding_unit(units, passage, reading)
+    return span.text, holding_unit(units, passage, span)
 
 
 def shown_in(span: str | None, quoted: str) -> bool:
@@ -63,11 +66,11 @@ def shown_in(span: str | None, quoted: str) -> bool:
     return span is not None and span.lower() in _plain(quoted).lower()
 
 
-def holding_unit(units: Sequence[Unit], passage: str, reading: Reading) -> int | None:
-    """The unit of `passage` that holds the reading's span: of those whose words contain the
-    span, the last to start at or before it (units are in reading order)."""
-    span = _plain(passage[reading.start : reading.end]).lower()
-    if not span:
+def holding_unit(units: Sequence[Unit], passage: str, span: Span) -> int | None:
+    """The unit of `passage` that holds `span`: of those whose words contain it, the last to
+    start at or before it (units are in reading order)."""
+    words = _plain(passage[span.start : span.end]).lower()
+    if not words:
         return None
     found, at = None, 0
     for i, unit in enumerate(units):
@@ -76,9 +79,9 @@ def holding_unit(units: Sequence[Unit], passage: str, reading: Reading) -> int |
         where = passage.find(head, at) if head else -1
         if where < 0:
             where = at
-        if where > reading.start and found is not None:
+        if where > span.start and found is not None:
             break
         at = where
-        if span in _plain(unit.text).lower():
+        if words in _plain(unit.text).lower():
             found = i
     return found
