@@ -37,6 +37,7 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from bookchat.answer.asked import Asked
 from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
@@ -191,7 +192,7 @@ async def book_examples(
             if not hits:
                 unanswered[kind] = unanswered.get(kind, 0) + 1
                 continue
-            judged = await book.grounder.judge_hits(q.text, vector, hits)
+            judged = await book.grounder.judge_hits(Asked.of(q.text), vector, hits)
             if not judged.candidates:
                 continue
             gold_hits = {h.chunk_id for h in hits if kind == "answerable" and _gold(h, q)}
@@ -239,8 +240,9 @@ async def selection_examples(
             _, matrix = await book.cache.embed([c.unit.plain for c in candidates])
             sims = matrix @ vector
             zeros = np.zeros(len(candidates), dtype=np.float32)
-            ctx = Context(q.text, vector, matrix, zeros, zeros, [float(sims.max())])
-            judged = judge(model, q.text, candidates, ctx, [text], selection=True)
+            asked = Asked.of(q.text)
+            ctx = Context(asked, vector, matrix, zeros, zeros, [float(sims.max())])
+            judged = judge(model, asked, candidates, ctx, [text], selection=True)
             labels = np.array(
                 [
                     float(kind == "selection-answerable" and _holds(c.unit.text, "", q.answers))
@@ -314,7 +316,7 @@ def _coverage_rows(examples: list[Example], scorer: Logistic) -> tuple[np.ndarra
         if j.selection:
             # One passage: only the scores change the row, so it is recomputed whole.
             row = coverage_features(
-                j.question, j.features, scores, j.candidates, j.evidence, selection=True
+                j.asked, j.features, scores, j.candidates, j.evidence, selection=True
             )
         else:
             # Book rows keep the passage features of the blank scorer's pick (the top-retrieved

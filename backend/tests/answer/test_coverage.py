@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import pytest
 
+from bookchat.answer.asked import Asked
 from bookchat.answer.coverage import (
     FULL_SUPPORT,
     chapter_message,
     confidence,
-    missing_terms,
     names_heading,
 )
+from bookchat.answer.coverage import missing_terms as missing_key_terms
 from bookchat.answer.phrases import FRENCH
 from bookchat.answer.schema import SuggestedChapter
+
+
+def missing_terms(question: str, evidence: list[str]) -> list[str]:
+    return missing_key_terms(Asked.of(question).key, evidence)
 
 
 def test_a_term_the_passages_never_mention_is_missing() -> None:

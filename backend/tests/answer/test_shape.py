@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bookchat.answer import select, shape
+from bookchat.answer.asked import Asked
 from bookchat.answer.features import Candidate
 from bookchat.ingest.units import split_units
 from tests.answer.candidates import candidates_of, clone_sections, scored, texts_of, top_texts
@@ -80,16 +81,21 @@ def test_what_are_the_three_x_is_answered_by_the_three_item_list_whose_lead_in_n
     candidates = candidates_of(text=text)
     scores = scored(candidates, "Long-running tasks")
     question = "What are the three components of an action in ROS 2?"
-    chosen = texts_of(select.span(candidates, shape.list_first(candidates, scores, question), 60))
+    chosen = texts_of(
+        select.span(candidates, shape.list_first(candidates, scores, Asked.of(question)), 60)
+    )
     assert chosen[:3] == [
         "- **Goal**: The request sent to the server",
         "- **Feedback**: Messages sent during execution",
         "- **Result**: The final outcome",
     ]
     # Not a list question, no list of that length, or no list naming what is counted: no change.
-    assert shape.list_first(candidates, scores, "What is an action in ROS 2?") is scores
-    assert shape.list_first(candidates, scores, "What are the four components?") is scores
-    assert shape.list_first(candidates, scores, "What are the three colours of a flag?") is scores
+    assert shape.list_first(candidates, scores, Asked.of("What is an action in ROS 2?")) is scores
+    assert shape.list_first(candidates, scores, Asked.of("What are the four components?")) is scores
+    assert (
+        shape.list_first(candidates, scores, Asked.of("What are the three colours of a flag?"))
+        is scores
+    )
 
 
 def test_a_comparison_opens_on_the_definitions_of_what_it_compares() -> None:

@@ -22,13 +22,14 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition, Source
 from bookchat.answer.features import FEATURES, Candidate, content_terms, idf_weights, overlap
 from bookchat.answer.model import COVERAGE_FEATURES
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.schema import SuggestedChapter
 from bookchat.retrieval.catalog import Catalog
-from bookchat.retrieval.named import heading_parts, key_terms, present
+from bookchat.retrieval.named import heading_parts, present
 
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
@@ -46,9 +47,8 @@ def _acronyms(text: str) -> set[str]:
     return found
 
 
-def missing_terms(question: str, evidence: Iterable[str]) -> list[str]:
-    """Key terms of the question that none of the evidence texts mention."""
-    terms = key_terms(question)
+def missing_terms(terms: Sequence[str], evidence: Iterable[str]) -> list[str]:
+    """The question's key `terms` (`Asked.key`) that none of the evidence texts mention."""
     if not terms:
         return []
     text = "\n".join(evidence)
@@ -65,7 +65,7 @@ def score_margin(scores: NDArray[np.float64]) -> float:
 
 
 def coverage_features(
-    question: str,
+    asked: Asked,
     features: NDArray[np.float64],
     scores: NDArray[np.float64],
     candidates: Sequence[Candidate],
@@ -81,7 +81,7 @@ def coverage_features(
     best = int(np.argmax(scores))
     source = candidates[best].source
     own = [c for c in candidates if c.source == source]
-    q_terms = content_terms(question)
+    q_terms = content_terms(asked.text)
     pool = [content_terms(c.unit.plain) for c in candidates]
     idf = idf_weights(pool)
     unseen = math.log(1.0 + len(pool))
@@ -99,7 +99,7 @@ def coverage_features(
         "best_lex": float(features[:, col["lex"]].max()),
         "passage_lex": overlap(q_terms, passage_terms, idf, unseen),
         "unseen_share": len(q_terms - everywhere) / len(q_terms) if q_terms else 0.0,
-        "missing_terms": float(bool(missing_terms(question, evidence))),
+        "missing_terms": float(bool(missing_terms(asked.key, evidence))),
         "selection": float(selection),
     }
     return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)

@@ -20,8 +20,8 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.answer.asked import QUESTION_TYPES, Asked
 from bookchat.ingest.units import ROLES, Unit, announces
-from bookchat.retrieval.named import without_article
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
 
@@ -88,77 +88,6 @@ def overlap(
     return min(1.0, found / total) if total else 0.0
 
 
-# "What's the difference between git fetch and git pull?", "… the working tree, the index and
-# the repository?", "services vs. topics": the things compared, up to a qualifier (in / when /
-# for …) or the question mark.
-_COMPARED = re.compile(
-    r"\bdifference between (?P<between>.+?)(?=\s+(?:in|when|for|on|with|inside|within)\s|\?|$)"
-    r"|^(?:\w+\s+){0,3}?(?P<left>[\w'.+-]+(?:\s+[\w'.+-]+){0,2})\s+(?:vs\.?|versus)\s+"
-    r"(?P<right>[^?:,]+?)(?=\s+(?:in|when|for|on)\s|[?:,]|$)",
-    re.IGNORECASE,
-)
-
-
-def compared(question: str) -> tuple[str, ...]:
-    """The things a comparison question sets side by side (two or more), else ()."""
-    found = _COMPARED.search(question.strip())
-    if found is None:
-        return ()
-    if found["between"]:
-        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", found["between"])
-    else:
-        parts = [found["left"], found["right"]]
-    terms = [without_article(p.strip(" `*\"'")) for p in parts if p.strip()]
-    if len(terms) < 2:
-        return ()
-    # "the pre-receive and update hooks": the last term's extra words name what all of them are;
-    # unless it extends another term ("git diff and git diff --staged"), which they tell apart.
-    if not any(extends(terms[-1], t) for t in terms[:-1]):
-        longest = max(len(t.split()) for t in terms[:-1])
-        terms[-1] = " ".join(terms[-1].split()[:longest])
-    return tuple(terms)
-
-
-def extends(term: str, other: str) -> bool:
-    """Whether `term` is `other` with more words after it ("git diff --staged", "git diff")."""
-    return term.lower().startswith(other.lower() + " ")
-
-
-QUESTION_TYPES = ("who", "when", "where", "number", "define", "how_to", "why", "compare", "other")
-
-_QTYPE = (
-    ("compare", re.compile(r"\b(difference|differ|versus|vs\.?|compared?|better than|or)\b.*\?")),
-    (
-        "why",
-        re.compile(r"^\s*(why|what is the (reason|purpose|point)|explain why)\b|\bwhy\b", re.I),
-    ),
-    (
-        "how_to",
-        re.compile(
-            r"\bhow (do|can|should|would|to|does one)\b|\bhow to\b|\bsteps?\b|"
-            r"\b(command|way) to\b|\bwhat (do|should) i (run|type|do)\b",
-            re.I,
-        ),
-    ),
-    (
-        "number",
-        re.compile(
-            r"\bhow (many|much|long|often|big|large|far|old)\b|\bwhat "
-            r"(percentage|number|amount|size)\b",
-            re.I,
-        ),
-    ),
-    (
-        "when",
-        re.compile(r"\bwhen\b|\bwhat (year|date|time|century|decade)\b|\bin which year\b", re.I),
-    ),
-    ("who", re.compile(r"\bwho(m|se)?\b|\bwhich (person|people|company|group)\b", re.I)),
-    (
-        "where",
-        re.compile(r"\bwhere\b|\bwhich (city|country|place|state|file|folder|directory)\b", re.I),
-    ),
-    ("define", re.compile(r"^\s*(what('s| is| are| does)|define|meaning of|explain)\b", re.I)),
-)
 _NUMBER = re.compile(
     r"\b\d+(?:[.,]\d+)?\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|"
     r"hundred|thousand|million|billion|dozen|percent)\b",
@@ -181,38 +110,6 @@ _CONTRAST = re.compile(
     r"on the other hand|however)\b",
     re.I,
 )
-
-# "What are the three formats…?", "Name two kinds of…": the question asks for so many things.
-_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_COUNT_WORDS = {word: n for n, word in enumerate(_NUMBER_WORDS, 2)}
-_ASKS_COUNT = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+(?:[\w-]+\s+){0,2}?[\w-]+s\b", re.I
-)
-
-
-def _counted(match: re.Match[str] | None) -> int:
-    if not match:
-        return 0
-    word = match.group(1).lower()
-    return _COUNT_WORDS.get(word) or int(word)
-
-
-def asked_count(question: str) -> int:
-    """How many things the question asks for ("the three formats" -> 3), 0 when it does not say."""
-    return _counted(_ASKS_COUNT.search(question))
-
-
-# "What are the three components of an action?", "Name two kinds of hooks": a list is asked for.
-_ASKS_LIST = re.compile(
-    r"^\s*(?:(?:what|which)\s+(?:are|were)|name|list)\s+(?:the\s+)?"
-    r"(two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+\w",
-    re.I,
-)
-
-
-def asked_list(question: str) -> int:
-    """How many items a question asking for a list wants ("What are the three X?" -> 3), else 0."""
-    return _counted(_ASKS_LIST.match(question))
 
 
 def listed_count(text: str) -> int:
@@ -263,14 +160,6 @@ FEATURES: tuple[str, ...] = (
 INDEX = {name: i for i, name in enumerate(FEATURES)}
 
 
-def question_type(question: str) -> str:
-    """What kind of answer the question asks for (one of QUESTION_TYPES)."""
-    for name, pattern in _QTYPE:
-        if pattern.search(question):
-            return name
-    return "other"
-
-
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A unit that might answer, and where it stands."""
@@ -288,7 +177,7 @@ class Candidate:
 class Context:
     """What the features of one question's candidates are computed from."""
 
-    question: str
+    asked: Asked
     question_vector: NDArray[np.float32]
     unit_vectors: NDArray[np.float32]  # one row per candidate
     heading_sims: NDArray[np.float32]  # cosine of the question with each candidate's heading
@@ -306,10 +195,10 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
     pool = [content_terms(c.unit.plain) for c in candidates]
     idf = idf_weights(pool)
     unseen = math.log(1.0 + len(pool))
-    q_terms = content_terms(ctx.question)
+    q_terms = content_terms(ctx.asked.text)
     lex = np.array([overlap(q_terms, terms, idf, unseen) for terms in pool])
-    qtype = question_type(ctx.question)
-    wanted = asked_count(ctx.question)
+    qtype = ctx.asked.kind
+    wanted = ctx.asked.count
     items: dict[tuple[int, int], int] = {}
     for c in candidates:
         if c.unit.role == "list_item":

@@ -15,9 +15,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer import select, shape
+from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition, Source, compose
 from bookchat.answer.coverage import coverage_features, names_heading
-from bookchat.answer.features import Candidate, Context, compared, feature_matrix
+from bookchat.answer.features import Candidate, Context, feature_matrix
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
@@ -26,7 +27,7 @@ from bookchat.answer.reading import reordered
 from bookchat.answer.short_answer import passage_text, shown_in, span_and_unit
 from bookchat.config import Settings
 from bookchat.ingest.units import Unit, payload_units
-from bookchat.retrieval.named import code_terms, defined, names_all
+from bookchat.retrieval.named import names_all
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit
@@ -66,7 +67,7 @@ class Judged:
     scores: NDArray[np.float64]
     coverage: NDArray[np.float64]
     # What the coverage row was computed from, so training can recompute it with its own scorer.
-    question: str = ""
+    asked: Asked
     evidence: tuple[str, ...] = ()
     selection: bool = False
     # "What is X?": the candidates hold X's definition, the section titled X or X set in bold.
@@ -158,19 +159,20 @@ async def context_sims(
 
 def judge(
     model: AnswerModel,
-    question: str,
+    asked: Asked,
     candidates: list[Candidate],
     ctx: Context,
     evidence: Sequence[str],
     *,
     selection: bool = False,
 ) -> Judged:
-    """Score every candidate and compute the coverage row."""
+    """Score every candidate and compute the coverage row for `asked` (the features weigh what
+    `ctx` holds: the same question, or for "Explain this passage" the passage itself)."""
     features = feature_matrix(candidates, ctx)
     scores = model.scorer.predict(features)
-    row = coverage_features(question, features, scores, candidates, evidence, selection=selection)
-    defines = shape.definition_of(candidates, scores, defined(question)) is not None
-    return Judged(candidates, features, scores, row, question, tuple(evidence), selection, defines)
+    row = coverage_features(asked, features, scores, candidates, evidence, selection=selection)
+    defines = shape.definition_of(candidates, scores, asked.defined) is not None
+    return Judged(candidates, features, scores, row, asked, tuple(evidence), selection, defines)
 
 
 def decide(
@@ -190,12 +192,9 @@ def decide(
         return None, 0.0
     covered = model.covered(judged.coverage)
     needed = model.threshold(judged.coverage) if threshold is None else threshold
-    terms = compared(judged.question)
-    if (
-        judged.defines
-        if defined(judged.question)
-        else shape.titled_openings(judged.candidates, terms)
-    ):
+    asked = judged.asked
+    terms = asked.compared
+    if judged.defines if asked.defined else shape.titled_openings(judged.candidates, terms):
         # X's definition, its section or its introduction in bold is the book's answer to
         # "What is X?", sections titled X and Y to "the difference between X and Y", however
         # few of their words the question shares ("`git clone --depth 1 <url>` fetches only the
@@ -208,7 +207,7 @@ def decide(
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
-    scores = shape.shape_first(judged.candidates, judged.scores, judged.question, terms)
+    scores = shape.shape_first(judged.candidates, judged.scores, asked)
     if anchor is not None:
         # The reader read the question with the words and points into this unit: the answer
         # model's features only choose what is quoted around it.
@@ -298,15 +297,16 @@ class Grounder:
         `short=False` when no reader will see the answer (the answer reader does not read it:
         no short answer, and the quote is the answer model's alone)."""
         hits = await asyncio.to_thread(self.proposed, question, vector, top_k, chapter)
-        relevant = pool(
-            hits, self._settings.min_chunk_score, code_terms(question), defined(question)
-        )
+        query = Asked.of(question)
+        relevant = pool(hits, self._settings.min_chunk_score, query.code, query.defined)
         if not relevant:
             return Grounding(None, 0.0)
-        asked, asked_vector = focus if focus else (question, vector)
+        asked, asked_vector = (Asked.of(focus[0]), focus[1]) if focus else (query, vector)
         judged = await self.judge_hits(asked, asked_vector, relevant)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
-        anchor, span = await self._read_best(asked, judged, relevant) if short else (None, None)
+        anchor, span = (
+            await self._read_best(asked.text, judged, relevant) if short else (None, None)
+        )
         composition, covered = decide(
             self._model,
             judged,
@@ -320,7 +320,7 @@ class Grounder:
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
         named = composition is not None and any(
-            names_heading(asked, c.section) for c in composition.citations[:1]
+            names_heading(asked.text, c.section) for c in composition.citations[:1]
         )
         if (
             composition is None
@@ -367,23 +367,23 @@ class Grounder:
         return (texts.index(units[held].text) if units[held].text in texts else None), span
 
     async def judge_hits(
-        self, question: str, vector: NDArray[np.float32], hits: Sequence[Hit]
+        self, asked: Asked, vector: NDArray[np.float32], hits: Sequence[Hit]
     ) -> Judged:
-        """Candidates of `hits` judged for `question` (also what training computes)."""
+        """Candidates of `hits` judged for the question `asked` (also what training computes)."""
         candidates = hit_candidates(hits)
         matrix = await self._vectors.matrix(hits, candidates)
         sims = await context_sims(
             self._cache, vector, [c.heading for c in candidates] + [c.title for c in candidates]
         )
         ctx = Context(
-            question,
+            asked,
             vector,
             matrix,
             sims[: len(candidates)],
             sims[len(candidates) :],
             [h.score for h in hits],
         )
-        return judge(self._model, question, candidates, ctx, _evidence(hits))
+        return judge(self._model, asked, candidates, ctx, _evidence(hits))
 
 
 def _evidence(hits: Sequence[Hit]) -> list[str]:

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.answer.asked import extends
 from bookchat.answer.compose import cost, words
-from bookchat.answer.features import Candidate, extends
+from bookchat.answer.features import Candidate
 from bookchat.answer.shape import either_number, opening
 from bookchat.ingest.units import ANAPHOR, announces
 from bookchat.retrieval.named import titled

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Source
 from bookchat.answer.coverage import chapter_message, confidence, selection_source, suggest_chapter
 from bookchat.answer.features import Context
@@ -426,10 +427,16 @@ class AnswerService:
         sims = matrix @ vector if len(candidates) else np.zeros(0, dtype=np.float32)
         similarity = float(sims.max()) if len(sims) else 0.0
         zeros = np.zeros(len(candidates), dtype=np.float32)
-        ctx = Context(query, vector, matrix, zeros, zeros, [similarity])
-        judged = judge(
-            self._model, request.question, candidates, ctx, [request.selection], selection=True
+        asked = Asked.of(request.question)
+        ctx = Context(
+            Asked.of(query) if about_the_passage else asked,
+            vector,
+            matrix,
+            zeros,
+            zeros,
+            [similarity],
         )
+        judged = judge(self._model, asked, candidates, ctx, [request.selection], selection=True)
         source = selection_source(request.page, scope.catalog, similarity)
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         # "Explain this passage" has no span to find: the reader does not read it.

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.features import Candidate, asked_list, content_terms
-from bookchat.retrieval.named import defined, titled
+from bookchat.answer.asked import Asked
+from bookchat.answer.features import Candidate, content_terms
+from bookchat.retrieval.named import titled
 
 
 def either_number(term: str) -> str:
@@ -169,16 +170,16 @@ def definitions_compared(
 
 
 def list_first(
-    candidates: Sequence[Candidate], scores: NDArray[np.float64], question: str
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
 ) -> NDArray[np.float64]:
     """`scores` with the best item of the list the question asks for raised to the top: "What
     are the three components of an action?" is answered by a list of three items whose lead-in
     ("**Action Components**:") or heading names what is counted, not by the glossary sentence
     that matches the words best. Several such lists: the one whose lead-in names most of it."""
-    wanted = asked_list(question)
+    wanted = asked.list_count
     if not wanted:
         return scores
-    asked = content_terms(question)
+    words = content_terms(asked.text)
     lists: dict[tuple[int, int], list[int]] = {}
     for i, c in enumerate(candidates):
         if c.unit.role == "list_item":
@@ -186,8 +187,8 @@ def list_first(
     fitting = []
     for items in lists.values():
         first = candidates[items[0]]
-        by_lead = len(asked & content_terms(first.unit.lead))
-        by_heading = len(asked & content_terms(first.heading))
+        by_lead = len(words & content_terms(first.unit.lead))
+        by_heading = len(words & content_terms(first.heading))
         if len(items) == wanted and by_lead + by_heading:
             fitting.append((by_lead, by_heading, max(scores[i] for i in items), items))
     if not fitting:
@@ -197,14 +198,11 @@ def list_first(
 
 
 def shape_first(
-    candidates: Sequence[Candidate],
-    scores: NDArray[np.float64],
-    question: str,
-    compared_terms: Sequence[str],
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
 ) -> NDArray[np.float64]:
     """`scores` with the units the question's shape asks for on top: X's definition for "What is
     X?", the list of three for "What are the three X?", each side's definition for a
-    comparison of `compared_terms`; unchanged for any other question."""
-    scores = definition_first(candidates, scores, defined(question))
-    scores = list_first(candidates, scores, question)
-    return definitions_compared(candidates, scores, compared_terms)
+    comparison; unchanged for any other question."""
+    scores = definition_first(candidates, scores, asked.defined)
+    scores = list_first(candidates, scores, asked)
+    return definitions_compared(candidates, scores, asked.compared)
