@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import qdrant_edge
 
-from bookchat.vectorstore.base import Point, SparseVector, VectorStore
+from bookchat.vectorstore.base import Point, SparseVector, VectorStore, point_id
 from tests.vectorstore.conftest import StoreKit, unit_vectors
 
 CHAPTERS = ("ch-a", "ch-b", "ch-c")
@@ -274,3 +274,25 @@ def test_hybrid_breaks_tied_fusion_scores_by_chunk_id(store: VectorStore) -> Non
     hits = store.hybrid_search(dense_first.tolist(), _sparse("alpha", query=True), limit=2)
     assert hits[0].score == hits[1].score  # the tie this test is about
     assert [h.chunk_id for h in hits] == ["a-keyword-first", "z-dense-first"]
+
+
+def test_hybrid_ranks_passages_the_keyword_search_ties_by_chunk_id(store: VectorStore) -> None:
+    # Three passages with the same words tie in the keyword ranking; engines return such ties
+    # in their own order (here: as inserted, b a c). Ranked by point id (a b c) beside the
+    # dense ranking (c b a), fusion gives a and c 1/4 + 1/2 each and b 1/3 + 1/3: a, c, b.
+    dim = len(unit_vectors(1)[0])
+    closeness = {"b-second": 0.8, "a-third": 0.6, "c-first": 1.0}
+    assert sorted(closeness, key=point_id) == ["a-third", "b-second", "c-first"]
+    points = []
+    for chunk_id, near in closeness.items():
+        v = np.zeros(dim)
+        v[0], v[1] = near, 1.0 - near
+        points.append(
+            Point(chunk_id, (v / np.linalg.norm(v)).tolist(), {}, _sparse("Alpha gears."))
+        )
+    store.upsert(points)
+    query = np.zeros(dim)
+    query[0] = 1.0
+    hits = store.hybrid_search(query.tolist(), _sparse("alpha", query=True), limit=3)
+    assert [h.chunk_id for h in hits] == ["a-third", "c-first", "b-second"]
+    assert hits[0].score == hits[1].score > hits[2].score

@@ -107,17 +107,36 @@ class Hit:
 
 Where = Mapping[str, str]
 
-# RRF gives the same score to a passage ranked (1, 3) by the two prefetches and one ranked (3, 1);
-# engines return such ties in no fixed order, so the same question could quote another passage
-# after a restart, and two fresh trainings fitted different models. Hybrid search asks for this
-# many more and breaks ties by chunk id (`settled`): ties come in pairs, and each extra hit's
-# payload costs the query time (8 more cost ~3 ms of a ~20 ms median on the sample book).
-TIE_SLACK = 2
+# Hybrid search fuses a dense and a BM25 ranking with reciprocal rank fusion (Qdrant's formula
+# and constant: the sum of 1 / (RRF_K + rank), rank from 0). Engines return equal scores in no
+# fixed order, inside each ranking (passages with the same BM25 score) as after fusion (one
+# ranked (1, 3), another (3, 1)): the same question could quote another passage after a fresh
+# ingest, and two trainings fitted different models. So the fusion is ours: each ranking is
+# fetched PREFETCH_SLACK deeper than it is cut and ordered by score then point id, and the fused
+# hits by score then chunk id (`settled`): the same order on every run and in every store. The
+# rankings carry no payload (reading ~50 payloads twice cost a fifth of the throughput); only
+# the fused hits kept are read.
+RRF_K = 2
+PREFETCH_SLACK = 8
 
 
 def settled(hits: Sequence[Hit], limit: int) -> list[Hit]:
     """Hits by score, ties broken by chunk id, cut to `limit`: the same order on every run."""
     return sorted(hits, key=lambda h: (-h.score, h.chunk_id))[:limit]
+
+
+def fused(rankings: Sequence[Sequence[Hit]], depth: int, limit: int) -> list[Hit]:
+    """Reciprocal rank fusion of `rankings` (hits keyed by point id, each ranking settled and
+    cut to `depth` first): the best `limit`, and any tied with the last of them."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(settled(ranking, depth)):
+            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (RRF_K + rank)
+    ranked = settled([Hit(point, score) for point, score in scores.items()], len(scores))
+    if len(ranked) <= limit or limit <= 0:
+        return ranked[: max(limit, 0)]
+    cut = ranked[limit - 1].score
+    return [h for h in ranked if h.score >= cut]
 
 
 class VectorStore(Protocol):

@@ -13,8 +13,8 @@ import qdrant_edge as qe
 from bookchat.vectorstore.base import (
     FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
+    PREFETCH_SLACK,
     SENTENCE_LAYOUT_FIELD,
-    TIE_SLACK,
     Hit,
     Point,
     SparseVector,
@@ -22,6 +22,7 @@ from bookchat.vectorstore.base import (
     StoreUnavailable,
     Where,
     fingerprints_of,
+    fused,
     point_id,
     sentences_by_chunk,
     settled,
@@ -45,8 +46,6 @@ from bookchat.vectorstore.edge_schema import (
 )
 
 _SCROLL_PAGE = 1_000
-# Qdrant's own default RRF constant, so Edge and the qdrant-client store rank alike.
-_RRF_K = 2
 
 
 class EdgeStore:
@@ -139,28 +138,38 @@ class EdgeStore:
         limit: int,
         where: Where | None = None,
     ) -> list[Hit]:
-        """Dense + BM25 prefetches with the same filter, fused with RRF inside Edge."""
+        """Dense + BM25 rankings with the same filter, fused (`base.fused`: the same order on
+        every run)."""
         flt = edge_filter(where)
         depth = max(limit * 4, 20)
-        prefetches = [
-            qe.Prefetch(
-                limit=depth,
-                query=qe.Query.Nearest([float(x) for x in vector], using=DENSE),
-                filter=flt,
-            )
-        ]
+        queries = [qe.Query.Nearest([float(x) for x in vector], using=DENSE)]
         if sparse.indices:
             query = qe.SparseVector(list(sparse.indices), [float(v) for v in sparse.values])
-            prefetches.append(
-                qe.Prefetch(limit=depth, query=qe.Query.Nearest(query, using=SPARSE), filter=flt)
-            )
-        request = qe.QueryRequest(
-            limit=limit + TIE_SLACK,
-            query=qe.Fusion.Rrf(k=_RRF_K),  # type: ignore[arg-type]  # the stub omits nested classes
-            prefetches=prefetches,
-            with_payload=True,
+            queries.append(qe.Query.Nearest(query, using=SPARSE))
+        rankings = [
+            [
+                Hit(str(p.id), float(p.score))
+                for p in self._edge.query(
+                    qe.QueryRequest(
+                        limit=depth + PREFETCH_SLACK, query=q, filter=flt, with_payload=False
+                    )
+                )
+            ]
+            for q in queries
+        ]
+        top = fused(rankings, depth, limit)
+        records = self._edge.retrieve(
+            [h.chunk_id for h in top], with_payload=True, with_vector=False
         )
-        return settled(edge_hits(self._edge.query(request)), limit)
+        payloads = {str(r.id): dict(r.payload or {}) for r in records}
+        return settled(
+            [
+                Hit(str(payloads[h.chunk_id]["chunk_id"]), h.score, payloads[h.chunk_id])
+                for h in top
+                if h.chunk_id in payloads
+            ],
+            limit,
+        )
 
     def count(self, where: Where | None = None) -> int:
         """Exact number of points (matching the filter)."""

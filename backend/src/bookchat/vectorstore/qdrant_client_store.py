@@ -14,8 +14,8 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 from bookchat.vectorstore.base import (
     FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
+    PREFETCH_SLACK,
     SENTENCE_LAYOUT_FIELD,
-    TIE_SLACK,
     Hit,
     Point,
     SparseVector,
@@ -24,6 +24,7 @@ from bookchat.vectorstore.base import (
     StoreUnavailable,
     Where,
     fingerprints_of,
+    fused,
     point_id,
     sentences_by_chunk,
     settled,
@@ -204,30 +205,46 @@ class QdrantClientStore:
         limit: int,
         where: Where | None = None,
     ) -> list[Hit]:
-        """Dense + BM25 prefetches fused with RRF by Qdrant itself."""
+        """Dense + BM25 rankings with the same filter, fused (`base.fused`: the same order on
+        every run, and the embedded store's)."""
         flt = _filter(where)
         depth = max(limit * 4, 20)
-        prefetch = [models.Prefetch(query=list(vector), using=DENSE, limit=depth, filter=flt)]
+        queries: list[tuple[Any, str]] = [(list(vector), DENSE)]
         if sparse.indices:
-            prefetch.append(
-                models.Prefetch(
-                    query=models.SparseVector(indices=sparse.indices, values=sparse.values),
-                    using=SPARSE,
-                    limit=depth,
-                    filter=flt,
-                )
+            queries.append(
+                (models.SparseVector(indices=sparse.indices, values=sparse.values), SPARSE)
             )
+        rankings = [self._ranking(q, using, depth + PREFETCH_SLACK, flt) for q, using in queries]
+        top = fused(rankings, depth, limit)
+        records = self._call(
+            "retrieve",
+            lambda: self._client.retrieve(
+                self._collection, ids=[h.chunk_id for h in top], with_payload=True
+            ),
+        )
+        payloads = {str(r.id): r.payload or {} for r in records}
+        return settled(
+            [
+                Hit(str(payloads[h.chunk_id]["chunk_id"]), h.score, payloads[h.chunk_id])
+                for h in top
+                if h.chunk_id in payloads
+            ],
+            limit,
+        )
+
+    def _ranking(self, query: Any, using: str, limit: int, flt: models.Filter | None) -> list[Hit]:
         result = self._call(
             "hybrid search",
             lambda: self._client.query_points(
                 self._collection,
-                prefetch=prefetch,
-                query=models.FusionQuery(fusion=models.Fusion.RRF),
-                limit=limit + TIE_SLACK,
-                with_payload=True,
+                query=query,
+                using=using,
+                query_filter=flt,
+                limit=limit,
+                with_payload=False,
             ),
         )
-        return settled(_hits(result.points), limit)
+        return [Hit(str(p.id), p.score) for p in result.points]
 
     def count(self, where: Where | None = None) -> int:
         """Number of points."""
