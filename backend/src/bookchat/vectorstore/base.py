@@ -125,6 +125,11 @@ def settled(hits: Sequence[Hit], limit: int) -> list[Hit]:
     return sorted(hits, key=lambda h: (-h.score, h.chunk_id))[:limit]
 
 
+def ranking_depth(limit: int) -> int:
+    """How deep each ranking of a hybrid search is read for `limit` fused hits."""
+    return max(limit * 4, 20)
+
+
 def fused(rankings: Sequence[Sequence[Hit]], depth: int, limit: int) -> list[Hit]:
     """Reciprocal rank fusion of `rankings` (hits keyed by point id, each ranking settled and
     cut to `depth` first): the best `limit`, and any tied with the last of them."""
@@ -137,6 +142,21 @@ def fused(rankings: Sequence[Sequence[Hit]], depth: int, limit: int) -> list[Hit
         return ranked[: max(limit, 0)]
     cut = ranked[limit - 1].score
     return [h for h in ranked if h.score >= cut]
+
+
+def with_payloads(
+    top: Sequence[Hit], payloads: Mapping[str, Mapping[str, Any]], limit: int
+) -> list[Hit]:
+    """Fused hits (keyed by point id) as chunk hits carrying their payloads (`payloads`, by
+    point id), settled and cut to `limit`."""
+    return settled(
+        [
+            Hit(str(payloads[h.chunk_id]["chunk_id"]), h.score, dict(payloads[h.chunk_id]))
+            for h in top
+            if h.chunk_id in payloads
+        ],
+        limit,
+    )
 
 
 class VectorStore(Protocol):

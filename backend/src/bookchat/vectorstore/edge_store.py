@@ -24,8 +24,9 @@ from bookchat.vectorstore.base import (
     fingerprints_of,
     fused,
     point_id,
+    ranking_depth,
     sentences_by_chunk,
-    settled,
+    with_payloads,
 )
 from bookchat.vectorstore.edge_folder import FolderLock, fsync_dir, open_shard
 from bookchat.vectorstore.edge_migration import (
@@ -141,7 +142,7 @@ class EdgeStore:
         """Dense + BM25 rankings with the same filter, fused (`base.fused`: the same order on
         every run)."""
         flt = edge_filter(where)
-        depth = max(limit * 4, 20)
+        depth = ranking_depth(limit)
         queries = [qe.Query.Nearest([float(x) for x in vector], using=DENSE)]
         if sparse.indices:
             query = qe.SparseVector(list(sparse.indices), [float(v) for v in sparse.values])
@@ -162,14 +163,7 @@ class EdgeStore:
             [h.chunk_id for h in top], with_payload=True, with_vector=False
         )
         payloads = {str(r.id): dict(r.payload or {}) for r in records}
-        return settled(
-            [
-                Hit(str(payloads[h.chunk_id]["chunk_id"]), h.score, payloads[h.chunk_id])
-                for h in top
-                if h.chunk_id in payloads
-            ],
-            limit,
-        )
+        return with_payloads(top, payloads, limit)
 
     def count(self, where: Where | None = None) -> int:
         """Exact number of points (matching the filter)."""

@@ -26,8 +26,9 @@ from bookchat.vectorstore.base import (
     fingerprints_of,
     fused,
     point_id,
+    ranking_depth,
     sentences_by_chunk,
-    settled,
+    with_payloads,
 )
 from bookchat.vectorstore.qdrant_client_layout import (
     SENTENCES,
@@ -208,7 +209,7 @@ class QdrantClientStore:
         """Dense + BM25 rankings with the same filter, fused (`base.fused`: the same order on
         every run, and the embedded store's)."""
         flt = _filter(where)
-        depth = max(limit * 4, 20)
+        depth = ranking_depth(limit)
         queries: list[tuple[Any, str]] = [(list(vector), DENSE)]
         if sparse.indices:
             queries.append(
@@ -223,14 +224,7 @@ class QdrantClientStore:
             ),
         )
         payloads = {str(r.id): r.payload or {} for r in records}
-        return settled(
-            [
-                Hit(str(payloads[h.chunk_id]["chunk_id"]), h.score, payloads[h.chunk_id])
-                for h in top
-                if h.chunk_id in payloads
-            ],
-            limit,
-        )
+        return with_payloads(top, payloads, limit)
 
     def _ranking(self, query: Any, using: str, limit: int, flt: models.Filter | None) -> list[Hit]:
         result = self._call(
