@@ -69,6 +69,8 @@ def test_a_what_is_question_names_the_term_it_asks_to_define() -> None:
     assert defined("What is a branch in Git?") == "branch"
     assert defined("What's a detached HEAD?") == "detached HEAD"
     assert defined("What are remote-tracking branches?") == "remote-tracking branches"
+    assert defined("What is `git stash`?") == "git stash"
+    assert defined("What is a `.gitignore` file?") == ".gitignore file"
     # A question that asks more than what the term is defines nothing.
     assert defined("What is the name of the king who ruled France in 1200?") is None
     assert defined("How do I create a branch?") is None

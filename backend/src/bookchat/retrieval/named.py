@@ -87,7 +87,8 @@ _DEFINED = re.compile(
 def defined(question: str) -> str | None:
     """The term a "What is X?" question asks to define, else None."""
     found = _DEFINED.match(question)
-    return found["term"].strip("`") if found else None
+    # Code marks are Markdown, not the term: "a `.gitignore` file" defines ".gitignore file".
+    return found["term"].replace("`", "") if found else None
 
 
 # What a heading wraps around its subject: a number ("2.4", "3."), a question ("What are Launch
