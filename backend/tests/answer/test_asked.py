@@ -8,13 +8,19 @@ import pytest
 from bookchat.answer.asked import Asked, asked_count, asked_list, compared, question_type
 
 
-def test_question_types_name_what_answer_is_wanted() -> None:
-    assert question_type("How do I undo my last commit?") == "how_to"
-    assert question_type("Why would I rebase instead of merge?") == "why"
-    assert question_type("When did Git 2.23 add git switch?") == "when"
-    assert question_type("How many loose objects trigger gc?") == "number"
-    assert question_type("What is a fast-forward merge?") == "define"
-    assert question_type("Who maintains Git?") == "who"
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How do I undo my last commit?", "how_to"),
+        ("Why would I rebase instead of merge?", "why"),
+        ("When did Git 2.23 add git switch?", "when"),
+        ("How many loose objects trigger gc?", "number"),
+        ("What is a fast-forward merge?", "define"),
+        ("Who maintains Git?", "who"),
+    ],
+)
+def test_question_types_name_what_answer_is_wanted(question: str, kind: str) -> None:
+    assert question_type(question) == kind
 
 
 def test_a_question_says_how_many_things_it_asks_for() -> None:
