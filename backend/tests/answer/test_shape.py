@@ -4,10 +4,12 @@ question asks for, raised before the span is chosen."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bookchat.answer import select, shape
 from bookchat.answer.asked import Asked
 from bookchat.answer.features import Candidate
+from bookchat.answer.shape import titled
 from bookchat.ingest.units import split_units
 from tests.answer.candidates import candidates_of, clone_sections, scored, texts_of, top_texts
 
@@ -172,3 +174,35 @@ def test_what_is_x_without_a_definition_or_section_is_answered_where_x_is_set_in
     assert shape.introduces(text, "Filtering commits", "pickaxe")
     assert shape.introduces("", "Shallow clone", "shallow clone")
     assert not shape.introduces(text, "Filtering commits", "string")
+
+
+@pytest.mark.parametrize(
+    ("term", "heading"),
+    [
+        ("fast-forward merge", "Fast-forward merges"),
+        ("detached HEAD", "Detached `HEAD`"),
+        ("launch files", "What are Launch Files?"),
+        ("node", "2.1 Nodes"),
+        ("garbage collection", "Garbage collection with git gc"),
+        ("ort merge strategy", "The `ort` merge strategy"),
+        ("class", "Classes"),
+    ],
+)
+def test_a_heading_titles_the_term_it_is_made_of(term: str, heading: str) -> None:
+    assert titled(term, heading)
+
+
+@pytest.mark.parametrize(
+    ("term", "heading"),
+    [
+        ("fork", "Contributing through a fork"),
+        ("merge", "Fast-forward merges"),
+        ("shallow clone", "Partial clone"),
+        (None, "Shallow clone"),
+        ("shallow clone", ""),
+    ],
+)
+def test_a_heading_that_only_mentions_the_term_does_not_title_it(
+    term: str | None, heading: str
+) -> None:
+    assert not titled(term, heading)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookchat.retrieval.named import code_terms, defined, key_terms, names_all, titled
+from bookchat.retrieval.named import code_terms, defined, key_terms, names_all
 
 
 @pytest.mark.parametrize(
@@ -74,35 +74,3 @@ def test_a_what_is_question_names_the_term_it_asks_to_define() -> None:
     # A question that asks more than what the term is defines nothing.
     assert defined("What is the name of the king who ruled France in 1200?") is None
     assert defined("How do I create a branch?") is None
-
-
-@pytest.mark.parametrize(
-    ("term", "heading"),
-    [
-        ("fast-forward merge", "Fast-forward merges"),
-        ("detached HEAD", "Detached `HEAD`"),
-        ("launch files", "What are Launch Files?"),
-        ("node", "2.1 Nodes"),
-        ("garbage collection", "Garbage collection with git gc"),
-        ("ort merge strategy", "The `ort` merge strategy"),
-        ("class", "Classes"),
-    ],
-)
-def test_a_heading_titles_the_term_it_is_made_of(term: str, heading: str) -> None:
-    assert titled(term, heading)
-
-
-@pytest.mark.parametrize(
-    ("term", "heading"),
-    [
-        ("fork", "Contributing through a fork"),
-        ("merge", "Fast-forward merges"),
-        ("shallow clone", "Partial clone"),
-        (None, "Shallow clone"),
-        ("shallow clone", ""),
-    ],
-)
-def test_a_heading_that_only_mentions_the_term_does_not_title_it(
-    term: str | None, heading: str
-) -> None:
-    assert not titled(term, heading)

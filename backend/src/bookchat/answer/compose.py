@@ -87,17 +87,6 @@ class Composition:
     kind: Kind = "span"
 
 
-def words(text: str) -> int:
-    """Word count, as the answer budget counts."""
-    return len(text.split())
-
-
-def cost(unit: Unit, shown: set[str]) -> int:
-    """Words a unit adds to an answer that already shows `shown` (its lead-in and the sentence
-    it leans on count once)."""
-    return sum(words(t) for t in (unit.text, unit.lead, unit.before) if t and t not in shown)
-
-
 def _render(units: Sequence[Unit], marker: str) -> list[str]:
     """Paragraphs for one passage's run of units (reading order), the marker at its end."""
     paragraphs: list[str] = []

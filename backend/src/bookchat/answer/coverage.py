@@ -28,8 +28,9 @@ from bookchat.answer.features import FEATURES, Candidate, content_terms, idf_wei
 from bookchat.answer.model import COVERAGE_FEATURES
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.schema import SuggestedChapter
+from bookchat.answer.shape import heading_parts
 from bookchat.retrieval.catalog import Catalog
-from bookchat.retrieval.named import heading_parts, present
+from bookchat.retrieval.named import present
 
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")

@@ -72,6 +72,8 @@ class Judged:
     selection: bool = False
     # "What is X?": the candidates hold X's definition, the section titled X or X set in bold.
     defines: bool = False
+    # ... or, for "the difference between X and Y", the sections titled X and Y.
+    shaped: bool = False
 
 
 def pool(
@@ -171,8 +173,11 @@ def judge(
     features = feature_matrix(candidates, ctx)
     scores = model.scorer.predict(features)
     row = coverage_features(asked, features, scores, candidates, evidence, selection=selection)
-    defines = shape.definition_of(candidates, scores, asked.defined) is not None
-    return Judged(candidates, features, scores, row, asked, tuple(evidence), selection, defines)
+    shaped = shape.answered_by_shape(candidates, scores, asked)
+    defines = shaped and bool(asked.defined)
+    return Judged(
+        candidates, features, scores, row, asked, tuple(evidence), selection, defines, shaped
+    )
 
 
 def decide(
@@ -194,7 +199,7 @@ def decide(
     needed = model.threshold(judged.coverage) if threshold is None else threshold
     asked = judged.asked
     terms = asked.compared
-    if judged.defines if asked.defined else shape.titled_openings(judged.candidates, terms):
+    if judged.shaped:
         # X's definition, its section or its introduction in bold is the book's answer to
         # "What is X?", sections titled X and Y to "the difference between X and Y", however
         # few of their words the question shares ("`git clone --depth 1 <url>` fetches only the

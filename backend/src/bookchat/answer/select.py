@@ -17,11 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import extends
-from bookchat.answer.compose import cost, words
 from bookchat.answer.features import Candidate
-from bookchat.answer.shape import either_number, opening
-from bookchat.ingest.units import ANAPHOR, announces
-from bookchat.retrieval.named import titled
+from bookchat.answer.shape import either_number, opening, titled
+from bookchat.ingest.units import ANAPHOR, Unit, announces
 
 # Other units join the best one when their score is at least this share of its score.
 NEAR_BEST = 0.3
@@ -33,6 +31,17 @@ NEIGHBOUR_SHARE = 0.15
 TARGET_WORDS = 70
 # A passage answer is a window of at most this many units, as a reader would quote it.
 WINDOW = 3
+
+
+def words(text: str) -> int:
+    """Word count, as the answer budget counts."""
+    return len(text.split())
+
+
+def cost(unit: Unit, shown: set[str]) -> int:
+    """Words a unit adds to an answer that already shows `shown` (its lead-in and the sentence
+    it leans on count once)."""
+    return sum(words(t) for t in (unit.text, unit.lead, unit.before) if t and t not in shown)
 
 
 def best_index(candidates: Sequence[Candidate], scores: NDArray[np.float64]) -> int:

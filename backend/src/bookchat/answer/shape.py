@@ -18,7 +18,45 @@ from numpy.typing import NDArray
 
 from bookchat.answer.asked import Asked
 from bookchat.answer.features import Candidate, content_terms
-from bookchat.retrieval.named import titled
+from bookchat.retrieval.named import without_article
+
+# What a heading wraps around its subject: a number ("2.4", "3."), a question ("What are Launch
+# Files?") and what it is done with ("Garbage collection with git gc"; stored headings are plain
+# text, so the command is no longer marked as code).
+_HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
+_HEADING_QUESTION = re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?P<subject>.+?)\s*\?$", re.I)
+_HEADING_MEANS = re.compile(r"^(?P<subject>.+?)\s+(?:with|using)\s+(?P<means>\S.*)$", re.I)
+
+
+def heading_parts(heading: str) -> tuple[str, str]:
+    """What a heading is about and what it is done with ("Removing untracked files", "git
+    clean" for "Removing untracked files with git clean"); "" for the second when it says not."""
+    split = _HEADING_MEANS.match(heading)
+    return (split["subject"], split["means"]) if split else (heading, "")
+
+
+def _singular(word: str) -> str:
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _subject_words(text: str) -> list[str]:
+    text = _HEADING_NUMBER.sub("", text.strip())
+    asked = _HEADING_QUESTION.match(text)
+    text = asked["subject"] if asked else text
+    text = without_article(heading_parts(text)[0])
+    words = re.sub(r"[`*_]", "", text).lower().split()
+    if words:
+        # Singular and plural title the same thing: "Fast-forward merges", "a fast-forward merge".
+        words[-1] = _singular(words[-1])
+    return words
+
+
+def titled(term: str | None, heading: str) -> bool:
+    """Whether `heading` is `term`'s own title ("Shallow clone" for "shallow clone", "Detached
+    `HEAD`" for "detached HEAD", "What are Launch Files?" for "launch files")."""
+    return bool(term) and bool(heading) and _subject_words(heading) == _subject_words(term or "")
 
 
 def either_number(term: str) -> str:
@@ -140,6 +178,17 @@ def titled_openings(candidates: Sequence[Candidate], terms: Sequence[str]) -> li
     of them (one at least) has its section among `candidates`."""
     found = [opening(candidates, term) for term in terms]
     return [i for i in found if i is not None] if terms and None not in found else []
+
+
+def answered_by_shape(
+    candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
+) -> bool:
+    """Whether the candidates hold what the question's shape asks for, however few of its words
+    they share: X's definition, its section or X in bold for "What is X?", the sections titled
+    with each side for "the difference between X and Y"."""
+    if asked.defined:
+        return definition_of(candidates, scores, asked.defined) is not None
+    return bool(titled_openings(candidates, asked.compared))
 
 
 def definitions_compared(

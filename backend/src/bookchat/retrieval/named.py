@@ -91,46 +91,9 @@ def defined(question: str) -> str | None:
     return found["term"].replace("`", "") if found else None
 
 
-# What a heading wraps around its subject: a number ("2.4", "3."), a question ("What are Launch
-# Files?") and what it is done with ("Garbage collection with git gc"; stored headings are plain
-# text, so the command is no longer marked as code).
-_HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
-_HEADING_QUESTION = re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?P<subject>.+?)\s*\?$", re.I)
-_HEADING_MEANS = re.compile(r"^(?P<subject>.+?)\s+(?:with|using)\s+(?P<means>\S.*)$", re.I)
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 
 
 def without_article(text: str) -> str:
     """`text` less a leading "a", "an" or "the"."""
     return _ARTICLE.sub("", text)
-
-
-def heading_parts(heading: str) -> tuple[str, str]:
-    """What a heading is about and what it is done with ("Removing untracked files", "git
-    clean" for "Removing untracked files with git clean"); "" for the second when it says not."""
-    split = _HEADING_MEANS.match(heading)
-    return (split["subject"], split["means"]) if split else (heading, "")
-
-
-def _singular(word: str) -> str:
-    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-def _subject_words(text: str) -> list[str]:
-    text = _HEADING_NUMBER.sub("", text.strip())
-    asked = _HEADING_QUESTION.match(text)
-    text = asked["subject"] if asked else text
-    text = without_article(heading_parts(text)[0])
-    words = re.sub(r"[`*_]", "", text).lower().split()
-    if words:
-        # Singular and plural title the same thing: "Fast-forward merges", "a fast-forward merge".
-        words[-1] = _singular(words[-1])
-    return words
-
-
-def titled(term: str | None, heading: str) -> bool:
-    """Whether `heading` is `term`'s own title ("Shallow clone" for "shallow clone", "Detached
-    `HEAD`" for "detached HEAD", "What are Launch Files?" for "launch files")."""
-    return bool(term) and bool(heading) and _subject_words(heading) == _subject_words(term or "")
