@@ -10,6 +10,9 @@ Public data only, never an evaluation row:
   question next to it, not it); with a paragraph of another article (off-topic);
 - squad-train10: SQuAD 2.0's unanswerable questions with their paragraph (its first five
   articles; the rest are held out);
+- squad-unanswerable/: unanswerable questions written here in SQuAD 2.0's manner (a negation, an
+  antonym, a swapped name, a condition the paragraph never meets...) against squad11-train
+  paragraphs, with the paragraph they look answerable from;
 - the sample book's training questions (backend/training/sample-book-questions.jsonl) on the
   chunks ingestion makes of the book: the chunk holding the answer, the closest chunk that does
   not, and the closest chunk for a question the book does not cover (three in four of them; the
@@ -203,6 +206,28 @@ def squad2_unanswerable(path: Path, repeat: int) -> Iterator[Example]:
         passage, _ = with_heading(str(row["article_title"]), str(row["selected_text"]))
         for _ in range(repeat):
             yield Example(str(row["question"]), passage, -1, "", "squad2-unanswerable")
+
+
+def written_unanswerable(
+    folder: Path, articles: Sequence[dict[str, Any]], repeat: int, every: int = 1
+) -> Iterator[Example]:
+    """squad-unanswerable/'s questions (every `every`-th) with the squad11-train paragraph each
+    was written against (`pid`: article and paragraph index)."""
+    rows = [
+        json.loads(line)
+        for file in sorted(folder.glob("u*.jsonl"))
+        for line in file.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    for row in rows[::every]:
+        a, p = (int(i) for i in str(row["pid"]).split(":"))
+        if a < HELD_OUT_ARTICLES:
+            continue  # squad-train10's articles calibrate the reader: never trained on
+        article = articles[a]
+        title = str(article["title"]).replace("_", " ")
+        passage, _ = with_heading(title, str(article["paragraphs"][p]["context"]))
+        for _ in range(repeat):
+            yield Example(str(row["question"]), passage, -1, "", "written-unanswerable")
 
 
 @dataclass(frozen=True, slots=True)

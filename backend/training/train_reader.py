@@ -43,6 +43,7 @@ from reader_data import (
     squad2_unanswerable,
     squad_articles,
     squad_examples,
+    written_unanswerable,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,6 +138,8 @@ def build(quick: bool, positives: int = POSITIVES) -> tuple[list[Example], Count
     examples = list(squad_examples(articles, QUICK_POSITIVES if quick else positives, rng))
     repeat = 1 if quick else 2
     examples += squad2_unanswerable(SHARED / "squad-train10" / "questions.jsonl", repeat)
+    written = ROOT / "backend" / "training" / "squad-unanswerable"
+    examples += written_unanswerable(written, articles, repeat, 10 if quick else 1)
     corpus = build_corpus(ROOT / "website" / "docs")
     chunks = [
         BookChunk(str(c.payload["path"]), str(c.payload["section"]), str(c.payload["text"]))

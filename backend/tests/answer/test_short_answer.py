@@ -104,4 +104,5 @@ async def test_a_book_answer_is_built_around_the_unit_holding_the_readers_span(
     assert alone.composition is not None and read.composition is not None
     assert "`medium`: the default" not in alone.composition.answer
     assert "`medium`: the default" in read.composition.answer
-    assert read.short_answer == "medium"
+    # The item itself, as the training question's answer is written: "medium: the default; …".
+    assert read.short_answer is not None and read.short_answer.startswith("medium")
