@@ -1,5 +1,5 @@
-"""Check the unanswerable questions in squad-unanswerable/ against the paragraphs they were
-written for.
+"""Check the unanswerable questions in squad-unanswerable/ (and its held-back/) against the
+paragraphs they were written for.
 
     backend/.venv/bin/python backend/training/check_unanswerable.py
 
@@ -57,7 +57,7 @@ def main() -> None:
     articles = squad_articles(ARTICLES)
     seen: set[str] = set()
     rows = failed = 0
-    for file in sorted((HERE / "squad-unanswerable").glob("u*.jsonl")):
+    for file in sorted((HERE / "squad-unanswerable").rglob("u*.jsonl")):
         for line in file.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             rows += 1
