@@ -70,10 +70,13 @@ class Judged:
     asked: Asked
     evidence: tuple[str, ...] = ()
     selection: bool = False
-    # "What is X?": the candidates hold X's definition, the section titled X or X set in bold.
-    defines: bool = False
-    # ... or, for "the difference between X and Y", the sections titled X and Y.
+    # The candidates hold what the question's shape asks for (shape.answered_by_shape).
     shaped: bool = False
+
+    @property
+    def defines(self) -> bool:
+        """ "What is X?": the candidates hold X's definition, the section titled X or X in bold."""
+        return self.shaped and bool(self.asked.defined)
 
 
 def pool(
@@ -174,10 +177,7 @@ def judge(
     scores = model.scorer.predict(features)
     row = coverage_features(asked, features, scores, candidates, evidence, selection=selection)
     shaped = shape.answered_by_shape(candidates, scores, asked)
-    defines = shaped and bool(asked.defined)
-    return Judged(
-        candidates, features, scores, row, asked, tuple(evidence), selection, defines, shaped
-    )
+    return Judged(candidates, features, scores, row, asked, tuple(evidence), selection, shaped)
 
 
 def decide(

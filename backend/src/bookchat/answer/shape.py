@@ -5,7 +5,8 @@ opening of the section titled X, or else for the sentence that sets X in bold; "
 three X?" for a list of three whose lead-in names X; "the difference between A and B" for what
 the book says each side is. The learned scorer cannot see these shapes (SQuAD's "What is …"
 questions ask for a name, not a definition), so they are rules, each leaving the scores
-unchanged when the book offers no such unit.
+unchanged when the book offers no such unit. What a heading titles (`titled`: "Fast-forward
+merges" titles "a fast-forward merge") is read here too: the section titled X answers "What is X?".
 """
 
 from __future__ import annotations
