@@ -142,7 +142,7 @@ def test_a_title_with_braces_is_quoted_as_it_is() -> None:
 def test_a_question_names_a_heading_by_all_its_words_or_by_what_it_is_done_with(
     question: str, heading: str
 ) -> None:
-    assert names_heading(question, heading)
+    assert names_heading(Asked.of(question), heading)
 
 
 @pytest.mark.parametrize(
@@ -154,4 +154,4 @@ def test_a_question_names_a_heading_by_all_its_words_or_by_what_it_is_done_with(
     ],
 )
 def test_a_heading_with_words_the_question_lacks_is_not_named(question: str, heading: str) -> None:
-    assert not names_heading(question, heading)
+    assert not names_heading(Asked.of(question), heading)

@@ -10,16 +10,12 @@ from bookchat.answer.features import (
     INDEX,
     Candidate,
     Context,
-    content_terms,
     feature_matrix,
     idf_weights,
     overlap,
 )
+from bookchat.answer.terms import content_terms
 from bookchat.ingest.units import split_units
-
-
-def test_content_terms_drop_stop_words_and_strip_inflections() -> None:
-    assert content_terms("What does merging branches do?") == {"merg", "branch"}
 
 
 def test_overlap_is_the_weighted_share_of_question_terms_found() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bookchat.answer import select
+from bookchat.answer import select, shape
 from bookchat.answer.features import Candidate
 from bookchat.ingest.units import split_units
 from tests.answer.candidates import candidates_of, clone_sections, scored, texts_of
@@ -300,7 +300,9 @@ def test_a_comparison_answer_that_names_one_side_only_brings_the_best_unit_namin
     scores = np.array([0.9, 0.5, 0.3, 0.2, 0.01])
     chosen = select.span(candidates, scores, 120)
     assert "topic" not in " ".join(texts_of(chosen))
-    both = select.with_compared(candidates, scores, chosen, ("node", "topic"), 120)
+    both = select.with_compared(
+        candidates, scores, chosen, shape.sides_of(candidates, ("node", "topic")), 120
+    )
     # The definition comes with the sentence after it, as any definition does.
     assert texts_of(both) == [
         *texts_of(chosen),
@@ -308,8 +310,18 @@ def test_a_comparison_answer_that_names_one_side_only_brings_the_best_unit_namin
         "Topics carry one type.",
     ]
     # Nothing to add when every side is named, or when the sides cannot be told apart.
-    assert select.with_compared(candidates, scores, both, ("node", "topic"), 120) == both
-    assert select.with_compared(candidates, scores, chosen, ("-s ours", "-X ours"), 120) == chosen
+    assert (
+        select.with_compared(
+            candidates, scores, both, shape.sides_of(candidates, ("node", "topic")), 120
+        )
+        == both
+    )
+    assert (
+        select.with_compared(
+            candidates, scores, chosen, shape.sides_of(candidates, ("-s ours", "-X ours")), 120
+        )
+        == chosen
+    )
 
 
 def test_a_side_that_another_side_extends_is_named_only_on_its_own() -> None:
@@ -323,7 +335,13 @@ def test_a_side_that_another_side_extends_is_named_only_on_its_own() -> None:
     chosen = select.span(candidates, scores, 120)
     assert texts_of(chosen) == ["| `git diff --staged` | Index with `HEAD` (staged changes) |"]
     # "`git diff --staged`" and "`git diff A...B`" do not name `git diff`: its own row is added.
-    both = select.with_compared(candidates, scores, chosen, ("git diff", "git diff --staged"), 120)
+    both = select.with_compared(
+        candidates,
+        scores,
+        chosen,
+        shape.sides_of(candidates, ("git diff", "git diff --staged")),
+        120,
+    )
     assert texts_of(both) == [
         *texts_of(chosen),
         "| `git diff` | Working tree with the index (unstaged changes) |",
@@ -335,7 +353,32 @@ def test_sides_ending_on_the_same_word_are_told_apart_by_their_whole_names_and_s
     scores = np.array([0.9, 0.1])
     # An answer about the shallow clone alone gets the partial clone's opening too.
     terms = ("shallow clone", "partial clone")
-    assert texts_of(select.with_compared(candidates, scores, candidates[:1], terms, 80)) == [
+    assert texts_of(
+        select.with_compared(
+            candidates, scores, candidates[:1], shape.sides_of(candidates, terms), 80
+        )
+    ) == [
         "`git clone --depth 1 <url>` fetches only the latest commit.",
         "Objects are fetched on demand from the server by such a clone.",
     ]
+
+
+def test_choose_quotes_a_span_above_the_threshold_and_the_passage_below_it() -> None:
+    candidates = candidates_of()
+    scores = scored(candidates, "fast-forward merge is", 0.9)
+    span = select.choose(candidates, scores, 120, span_threshold=0.5)
+    assert span is not None and span.is_span
+    assert texts_of(span.units) == texts_of(select.span(candidates, scores, 120))
+    passage = select.choose(candidates, scores, 120, span_threshold=0.95)
+    assert passage is not None and not passage.is_span
+    assert texts_of(passage.units) == texts_of(select.passage(candidates, scores, 120))
+
+
+def test_choose_quotes_the_readers_unit_first_whatever_its_score() -> None:
+    candidates = candidates_of()
+    scores = scored(candidates, "fast-forward merge is", 0.9)
+    anchor = next(i for i, c in enumerate(candidates) if "`--no-ff`" in c.unit.text)
+    choice = select.choose(candidates, scores, 120, span_threshold=0.5, anchor=anchor)
+    assert choice is not None and choice.is_span
+    assert "`--no-ff`" in choice.units[0].unit.text
+    assert scores[anchor] == 0.05  # the caller's scores are left as they were

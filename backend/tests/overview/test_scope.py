@@ -12,7 +12,7 @@ def _resolve(ask: OverviewAsk, mode: str = "book", **where: str) -> Target | Non
     return resolve(
         ask,
         mode=mode,
-        chapter_key=where.get("chapter"),
+        chapter=catalog.chapter(where["chapter"]) if "chapter" in where else None,
         page_url=where.get("page"),
         catalog=catalog,
         outlines=outlines,

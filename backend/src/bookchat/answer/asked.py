@@ -2,8 +2,8 @@
 X?" defines, the sides a comparison sets apart, and the code and acronyms it names.
 
 Every stage that weighs the question (the features, coverage, the shape rules, the choice of
-what to quote) reads these from one `Asked`, made when the question is judged, rather than
-parsing the question again where it needs one of them.
+what to quote) reads these, and the question's content words, from one `Asked`, made when the
+question is judged, rather than parsing the question again where it needs one of them.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bookchat.answer.terms import content_terms
 from bookchat.retrieval.named import code_terms, defined, key_terms, without_article
 
 
@@ -26,6 +27,9 @@ class Asked:
     compared: tuple[str, ...]  # the sides "the difference between A and B" sets apart
     key: tuple[str, ...]  # the code and acronyms it names (retrieval.named.key_terms)
     code: tuple[str, ...]  # ... less the acronyms
+    terms: frozenset[str]  # its content words (terms.content_terms)
+    # ... with hyphenated words read apart ("fast-forward": "fast", "forward"), to match headings
+    split_terms: frozenset[str]
 
     @classmethod
     def of(cls, question: str) -> Asked:
@@ -39,6 +43,8 @@ class Asked:
             compared(question),
             tuple(key_terms(question)),
             tuple(code_terms(question)),
+            content_terms(question),
+            content_terms(question.replace("-", " ")),
         )
 
 

@@ -24,11 +24,12 @@ from numpy.typing import NDArray
 
 from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition, Source
-from bookchat.answer.features import FEATURES, Candidate, content_terms, idf_weights, overlap
+from bookchat.answer.features import FEATURES, Candidate, idf_weights, overlap
 from bookchat.answer.model import COVERAGE_FEATURES
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.schema import SuggestedChapter
 from bookchat.answer.shape import heading_parts
+from bookchat.answer.terms import content_terms
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.named import present
 
@@ -82,7 +83,7 @@ def coverage_features(
     best = int(np.argmax(scores))
     source = candidates[best].source
     own = [c for c in candidates if c.source == source]
-    q_terms = content_terms(asked.text)
+    q_terms = asked.terms
     pool = [content_terms(c.unit.plain) for c in candidates]
     idf = idf_weights(pool)
     unseen = math.log(1.0 + len(pool))
@@ -106,16 +107,24 @@ def coverage_features(
     return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)
 
 
-def names_heading(question: str, heading: str) -> bool:
+def names_heading(asked: Asked, heading: str) -> bool:
     """Whether the question names all the words of the heading, or of either part of a heading
     "<subject> with <means>": "How do I make git clean also remove ignored build output?" names
     "Removing untracked files with git clean", "Which branches does a plain git push send?"
     names "Pushing"."""
-    asked = content_terms(question.replace("-", " "))
     return any(
-        (terms := content_terms(part.replace("-", " "))) and terms <= asked
+        (terms := content_terms(part.replace("-", " "))) and terms <= asked.split_terms
         for part in heading_parts(heading)
     )
+
+
+def chapter_declined(
+    book: Composition | None, catalog: Catalog, chapter: dict[str, object], said: Phrases
+) -> tuple[str, SuggestedChapter | None]:
+    """Chapter mode's abstention for `chapter` (its catalog entry) and the chapter the book-wide
+    answer `book` points to, if any (`suggest_chapter`, `chapter_message`)."""
+    suggestion = suggest_chapter(book, catalog, exclude=str(chapter["key"]))
+    return chapter_message(str(chapter["title"]), suggestion, said), suggestion
 
 
 def chapter_message(

@@ -15,54 +15,13 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import QUESTION_TYPES, Asked
+from bookchat.answer.terms import content_terms
 from bookchat.ingest.units import ROLES, Unit, announces
-
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
-
-# The last line is the frame of a comparison ("What's the difference between A and B?"): never
-# in the passages that answer it, it made every comparison look a third unseen to coverage.
-_STOPWORD_TEXT = """
-    a about above after again against all also am an and any are as at be because been
-    before being below between both but by can could did do does doing done down during each
-    either else ever few for from further get gets got had has have having he her here hers
-    him his how i if in into is it its itself just me more most my no nor not now of off on
-    once only or other our ours out over own same she should so some such than that the
-    their theirs them then there these they this those through to too under until up upon us
-    use used uses using very was we were what whatever when where whether which while who
-    whom whose why will with would you your yours one ones thing things way ways kind called
-    name named many much
-    difference differences differ differs versus vs compare compared comparison
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-
-def _stem(word: str) -> str:
-    # Crude suffix stripping, applied identically to both sides: enough to match
-    # "merge"/"merges"/"merged"/"merging" without a stemming library.
-    for suffix in ("ing", "ed", "es", "s"):
-        if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
-            continue
-        if suffix == "s" and word.endswith("ss"):
-            continue
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
-@lru_cache(maxsize=8192)
-def content_terms(text: str) -> frozenset[str]:
-    """Lower-cased, stemmed words of `text` that carry meaning (stop words dropped).
-
-    Cached: a question's units, headings and passages are read by the features and again by the
-    coverage row, and the same units come back from question to question."""
-    return frozenset(_stem(tok) for tok in _TOKEN.findall(text.lower()) if tok not in STOPWORDS)
 
 
 def idf_weights(pool: Sequence[AbstractSet[str]]) -> dict[str, float]:
@@ -195,7 +154,7 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
     pool = [content_terms(c.unit.plain) for c in candidates]
     idf = idf_weights(pool)
     unseen = math.log(1.0 + len(pool))
-    q_terms = content_terms(ctx.asked.text)
+    q_terms = ctx.asked.terms
     lex = np.array([overlap(q_terms, terms, idf, unseen) for terms in pool])
     qtype = ctx.asked.kind
     wanted = ctx.asked.count

@@ -70,13 +70,29 @@ class Judged:
     asked: Asked
     evidence: tuple[str, ...] = ()
     selection: bool = False
-    # The candidates hold what the question's shape asks for (shape.answered_by_shape).
-    shaped: bool = False
+    # What the question's shape finds among the candidates (shape.read): whether they hold
+    # what it asks for, and the scores with those units on top.
+    shaped: shape.Shaped | None = None
+
+    @property
+    def answered_by_shape(self) -> bool:
+        """The candidates hold what the question's shape asks for (shape.answered_by_shape)."""
+        return self.shaped is not None and self.shaped.answered
+
+    @property
+    def ranked(self) -> NDArray[np.float64]:
+        """The scores with the units the question's shape asks for on top."""
+        return self.shaped.scores if self.shaped is not None else self.scores
+
+    @property
+    def sides(self) -> tuple[shape.Side, ...]:
+        """The sides a comparison sets apart, each where the candidates title it."""
+        return self.shaped.sides if self.shaped is not None else ()
 
     @property
     def defines(self) -> bool:
         """ "What is X?": the candidates hold X's definition, the section titled X or X in bold."""
-        return self.shaped and bool(self.asked.defined)
+        return self.answered_by_shape and bool(self.asked.defined)
 
 
 def pool(
@@ -176,7 +192,7 @@ def judge(
     features = feature_matrix(candidates, ctx)
     scores = model.scorer.predict(features)
     row = coverage_features(asked, features, scores, candidates, evidence, selection=selection)
-    shaped = shape.answered_by_shape(candidates, scores, asked)
+    shaped = shape.read(candidates, scores, asked)
     return Judged(candidates, features, scores, row, asked, tuple(evidence), selection, shaped)
 
 
@@ -197,9 +213,7 @@ def decide(
         return None, 0.0
     covered = model.covered(judged.coverage)
     needed = model.threshold(judged.coverage) if threshold is None else threshold
-    asked = judged.asked
-    terms = asked.compared
-    if judged.shaped:
+    if judged.answered_by_shape:
         # X's definition, its section or its introduction in bold is the book's answer to
         # "What is X?", sections titled X and Y to "the difference between X and Y", however
         # few of their words the question shares ("`git clone --depth 1 <url>` fetches only the
@@ -212,28 +226,25 @@ def decide(
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
-    scores = shape.shape_first(judged.candidates, judged.scores, asked)
-    if anchor is not None:
-        # The reader read the question with the words and points into this unit: the answer
-        # model's features only choose what is quoted around it.
-        scores = scores.copy()
-        scores[anchor] = max(float(scores.max()), model.span_threshold) + 1e-6
-    best = select.best_index(judged.candidates, scores)
-    if scores[best] >= model.span_threshold:
-        chosen = select.span(judged.candidates, scores, max_words)
-        if chosen:
-            chosen = select.with_compared(judged.candidates, scores, chosen, terms, max_words)
-            return compose(chosen, sources, support=covered), covered
-    chosen = select.passage(judged.candidates, scores, max_words)
-    if not chosen:
+    choice = select.choose(
+        judged.candidates,
+        judged.ranked,
+        max_words,
+        span_threshold=model.span_threshold,
+        sides=judged.sides,
+        anchor=anchor,
+    )
+    if choice is None:
         return None, covered
-    chosen = select.with_compared(judged.candidates, scores, chosen, terms, max_words)
-    section = sources[chosen[0].source].section
+    if choice.is_span:
+        return compose(choice.units, sources, support=covered), covered
+    section = sources[choice.units[0].source].section
     intro = said.passage_intro.format(section=section) if section else ""
     # A lead-in quoted without its script still points at the right section: say where the rest is.
-    cut = select.ends_on_lead_in(judged.candidates, chosen)
-    outro = said.continued_in_source if cut else ""
-    composed = compose(chosen, sources, support=covered, kind="passage", intro=intro, outro=outro)
+    outro = said.continued_in_source if choice.cut else ""
+    composed = compose(
+        choice.units, sources, support=covered, kind="passage", intro=intro, outro=outro
+    )
     return composed, covered
 
 
@@ -325,7 +336,7 @@ class Grounder:
         threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
         named = composition is not None and any(
-            names_heading(asked.text, c.section) for c in composition.citations[:1]
+            names_heading(asked, c.section) for c in composition.citations[:1]
         )
         if (
             composition is None

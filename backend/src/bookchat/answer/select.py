@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import extends
 from bookchat.answer.features import Candidate
-from bookchat.answer.shape import either_number, opening, titled
+from bookchat.answer.shape import Side
+from bookchat.answer.terms import either_number
 from bookchat.ingest.units import ANAPHOR, Unit, announces
 
 # Other units join the best one when their score is at least this share of its score.
@@ -31,6 +33,43 @@ NEIGHBOUR_SHARE = 0.15
 TARGET_WORDS = 70
 # A passage answer is a window of at most this many units, as a reader would quote it.
 WINDOW = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What an answer quotes: a span, or else a passage (which may end on a cut lead-in)."""
+
+    units: list[Candidate]
+    is_span: bool
+    cut: bool = False  # a quoted unit introduces a script, list or table left out
+
+
+def choose(
+    candidates: Sequence[Candidate],
+    scores: NDArray[np.float64],
+    max_words: int,
+    *,
+    span_threshold: float,
+    sides: Sequence[Side] = (),
+    anchor: int | None = None,
+) -> Choice | None:
+    """The units to quote: a span when the best unit reaches `span_threshold`, else the passage
+    around it, each with the compared `sides` it leaves out; None when nothing can be quoted.
+    `anchor`: the unit holding the reader's span, quoted first whatever its score."""
+    if anchor is not None:
+        # The reader read the question with the words and points into this unit: the answer
+        # model's scores only choose what is quoted around it.
+        scores = scores.copy()
+        scores[anchor] = max(float(scores.max()), span_threshold) + 1e-6
+    if scores[best_index(candidates, scores)] >= span_threshold:
+        chosen = span(candidates, scores, max_words)
+        if chosen:
+            return Choice(with_compared(candidates, scores, chosen, sides, max_words), True)
+    chosen = passage(candidates, scores, max_words)
+    if not chosen:
+        return None
+    chosen = with_compared(candidates, scores, chosen, sides, max_words)
+    return Choice(chosen, False, ends_on_lead_in(candidates, chosen))
 
 
 def words(text: str) -> int:
@@ -285,23 +324,24 @@ def with_compared(
     candidates: Sequence[Candidate],
     scores: NDArray[np.float64],
     chosen: list[Candidate],
-    terms: Sequence[str],
+    sides: Sequence[Side],
     max_words: int,
 ) -> list[Candidate]:
     """`chosen` plus, for each compared term it never names, the opening of the section titled
     with it or else the best unit that names it (never furniture, with what it needs to be
     read), when it fits: "the difference between a node and a topic" answered about nodes
     alone tells half the answer."""
-    keys = {k.pattern: (t, k) for t, k in ((t, _term_key(t, terms)) for t in terms)}
+    terms = [side.term for side in sides]
+    keys = {k.pattern: (s, k) for s, k in ((s, _term_key(s.term, terms)) for s in sides)}
     if len(keys) < 2:
         return chosen
     budget = _Budget(max_words)
     for c in chosen:
         budget.take(c)
-    for term, key in keys.values():
-        if any(_names(c, key) or titled(term, c.heading) for c in budget.taken):
+    for side, key in keys.values():
+        if any(_names(c, key) or c.heading in side.headings for c in budget.taken):
             continue
-        first = opening(candidates, term)
+        first = side.opening
         order = [first] if first is not None else []
         for i in [*order, *(int(i) for i in np.argsort(-scores, kind="stable"))]:
             c = candidates[i]

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Source
-from bookchat.answer.coverage import chapter_message, confidence, selection_source, suggest_chapter
+from bookchat.answer.coverage import chapter_declined, confidence, selection_source
 from bookchat.answer.features import Context
 from bookchat.answer.grounding import (
     Grounder,
@@ -182,24 +182,35 @@ class AnswerService:
             edition, seen = catalog.edition(request.version, request.locale)
         except LookupError:  # an unknown edition: the answer is a 404 anyway
             return None
-        return self._target(self._spelt(request, edition.locale), seen, edition)
+        asked = request.chapter if request.mode == "chapter" else None
+        chapter = seen.chapter(asked) if asked else None
+        return self._target(self._spelt(request, edition.locale), seen, edition, chapter)
 
-    def _target(self, request: QueryRequest, seen: Catalog, edition: Edition) -> Target | None:
+    def _target(
+        self,
+        request: QueryRequest,
+        seen: Catalog,
+        edition: Edition,
+        chapter: dict[str, Any] | None,
+    ) -> Target | None:
         outlines = self._outlines.of(self._catalog.current, edition.version, edition.locale)
         return find_target(
             request.question,
             mode=request.mode,
-            chapter=request.chapter,
+            chapter=chapter,
             page=request.page,
             catalog=seen,
             outlines=outlines,
         )
 
-    def _overview(self, request: QueryRequest, scope: Scope) -> Outcome | None:
-        """An overview question answered from the stored outline; None for any other question."""
+    def _overview(
+        self, request: QueryRequest, scope: Scope, chapter: dict[str, Any] | None
+    ) -> Outcome | None:
+        """An overview question answered from the stored outline (`chapter`: chapter mode's
+        catalog entry); None for any other question."""
         if request.mode == "selection" or scope.edition is None:
             return None
-        target = self._target(request, scope.catalog, scope.edition)
+        target = self._target(request, scope.catalog, scope.edition, chapter)
         if target is None:
             return None
         edition = scope.edition
@@ -292,7 +303,7 @@ class AnswerService:
         query = contextual_query(request.question, history)
         # Checked before an overview is looked for: an unknown chapter is a 404 either way.
         chapter = _chapter_asked(request, scope) if request.mode == "chapter" else None
-        overview = self._overview(request, scope)
+        overview = self._overview(request, scope, chapter)
         if overview is not None:
             outcome = overview
         elif request.mode == "selection":
@@ -406,9 +417,9 @@ class AnswerService:
         )
         if grounding.composition is not None and not elsewhere(grounding, book, key):
             return self._outcome(grounding, "")
-        suggestion = suggest_chapter(book.composition, scope.catalog, exclude=key)
+        message, suggestion = chapter_declined(book.composition, scope.catalog, chapter, said)
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
-        outcome = self._outcome(declined, chapter_message(str(chapter["title"]), suggestion, said))
+        outcome = self._outcome(declined, message)
         return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
 
     async def _selection(self, request: QueryRequest, scope: Scope) -> Outcome:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import Asked
-from bookchat.answer.features import Candidate, content_terms
+from bookchat.answer.features import Candidate
+from bookchat.answer.terms import content_terms, either_number
 from bookchat.retrieval.named import without_article
 
 # What a heading wraps around its subject: a number ("2.4", "3."), a question ("What are Launch
@@ -58,13 +60,6 @@ def titled(term: str | None, heading: str) -> bool:
     """Whether `heading` is `term`'s own title ("Shallow clone" for "shallow clone", "Detached
     `HEAD`" for "detached HEAD", "What are Launch Files?" for "launch files")."""
     return bool(term) and bool(heading) and _subject_words(heading) == _subject_words(term or "")
-
-
-def either_number(term: str) -> str:
-    """A pattern for `term` singular or plural: "branches" also finds "branch", "types" "type"."""
-    plural = len(term) > 3 and term.lower().endswith("s") and not term.lower().endswith("ss")
-    stem = re.sub(r"e?s$", "", term) if plural else term
-    return rf"{re.escape(stem)}(?:e|es|s)?"
 
 
 def _defining(
@@ -181,6 +176,47 @@ def titled_openings(candidates: Sequence[Candidate], terms: Sequence[str]) -> li
     return [i for i in found if i is not None] if terms and None not in found else []
 
 
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a comparison as the candidates hold it."""
+
+    term: str  # as the question names it ("a shallow clone")
+    opening: int | None  # the opening sentence of the section titled with it (`opening`)
+    headings: frozenset[str]  # the candidates' headings that title it (`titled`)
+
+
+@dataclass(frozen=True, slots=True)
+class Shaped:
+    """What the question's shape finds among the candidates."""
+
+    answered: bool  # they hold what the shape asks for (`answered_by_shape`)
+    scores: NDArray[np.float64]  # the scores with those units on top (`shape_first`)
+    sides: tuple[Side, ...] = ()  # the sides a comparison sets apart, each where it is titled
+
+
+def read(candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked) -> Shaped:
+    """The candidates read for the question's shape, once: whether they answer it, the scores
+    with the units it asks for on top, and where each compared side is titled (what the choice
+    of units needs to quote every side)."""
+    return Shaped(
+        answered_by_shape(candidates, scores, asked),
+        shape_first(candidates, scores, asked),
+        sides_of(candidates, asked.compared),
+    )
+
+
+def sides_of(candidates: Sequence[Candidate], terms: Sequence[str]) -> tuple[Side, ...]:
+    """Each compared term with the opening of its section and the headings titling it."""
+    return tuple(
+        Side(
+            term,
+            opening(candidates, term),
+            frozenset(c.heading for c in candidates if titled(term, c.heading)),
+        )
+        for term in terms
+    )
+
+
 def answered_by_shape(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
 ) -> bool:
@@ -229,7 +265,7 @@ def list_first(
     wanted = asked.list_count
     if not wanted:
         return scores
-    words = content_terms(asked.text)
+    words = asked.terms
     lists: dict[tuple[int, int], list[int]] = {}
     for i, c in enumerate(candidates):
         if c.unit.role == "list_item":

@@ -4,6 +4,7 @@ from the outline ingest stored, and give its citations and the passages a model 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bookchat.ingest.page_outline import PageOutline, outlines_of
 from bookchat.overview.ask import recognise
@@ -50,19 +51,20 @@ def find_target(
     question: str,
     *,
     mode: str,
-    chapter: str | None,
+    chapter: dict[str, Any] | None,
     page: str | None,
     catalog: Catalog,
     outlines: dict[str, PageOutline],
 ) -> Target | None:
-    """The part of the book an overview question is about; None for any other question."""
+    """The part of the book an overview question is about (`chapter`: chapter mode's catalog
+    entry); None for any other question."""
     if mode == "selection" or not outlines:
         return None
     ask = recognise(question)
     if ask is None:
         return None
     return resolve(
-        ask, mode=mode, chapter_key=chapter, page_url=page, catalog=catalog, outlines=outlines
+        ask, mode=mode, chapter=chapter, page_url=page, catalog=catalog, outlines=outlines
     )
 
 

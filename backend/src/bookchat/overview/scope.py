@@ -123,14 +123,15 @@ def resolve(
     ask: OverviewAsk,
     *,
     mode: str,
-    chapter_key: str | None,
+    chapter: dict[str, Any] | None,
     page_url: str | None,
     catalog: Catalog,
     outlines: dict[str, PageOutline],
 ) -> Target | None:
-    """The target of an overview question in one edition (`catalog` seen from it), or None when
-    the title it names is not found (the question is then answered the usual way)."""
-    chapter = catalog.chapter(chapter_key) if mode == "chapter" and chapter_key else None
+    """The target of an overview question in one edition (`catalog` seen from it; `chapter`:
+    chapter mode's chapter, as the catalog has it), or None when the title it names is not found
+    (the question is then answered the usual way)."""
+    chapter = chapter if mode == "chapter" else None
     if ask.name:
         chapters = [chapter] if chapter is not None else catalog.chapters
         return _named(ask.name, ask.scope, chapters, outlines)
