@@ -12,17 +12,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Source
-from bookchat.answer.coverage import chapter_declined, confidence, selection_source
-from bookchat.answer.features import Context
+from bookchat.answer.coverage import chapter_declined, confidence
 from bookchat.answer.grounding import (
     Grounder,
     Grounding,
-    decide,
     elsewhere,
-    judge,
-    unit_candidates,
 )
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
@@ -35,7 +30,7 @@ from bookchat.answer.phrases import (
     localize_deltas,
     phrases_for,
 )
-from bookchat.answer.reader import Reader, Reading, calibration
+from bookchat.answer.reader import Reader, calibration
 from bookchat.answer.schema import (
     Citation,
     IndexNotReady,
@@ -46,15 +41,14 @@ from bookchat.answer.schema import (
     SuggestedChapter,
     UnknownChapter,
 )
-from bookchat.answer.short_answer import span_and_unit
+from bookchat.answer.selection import SelectionGrounder
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
-from bookchat.ingest.units import split_units
 from bookchat.overview.answer import Outlines, answer_overview, find_target
 from bookchat.overview.scope import Target
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.editions import Edition, language_of
-from bookchat.retrieval.followup import PriorTurn, asks_about_the_passage, contextual_query
+from bookchat.retrieval.followup import PriorTurn, contextual_query
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.retrieval.spelling import Speller, english_words
@@ -64,8 +58,6 @@ log = logging.getLogger(__name__)
 
 # An overview cites whole sections: their excerpts are cut here.
 OVERVIEW_EXCERPT_CHARS = 500
-# A long selection is judged on its first units: each must be embedded at query time.
-MAX_SELECTION_UNITS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +117,9 @@ class AnswerService:
         self._reader = Reader(threads=settings.reader_threads) if reads else None
         calibrated = calibration()
         self._span_margin = float(calibrated.get("span", 0.0))
-        self._selection_p = float(calibrated.get("selection", 0.5))
-        self._selection_veto = float(calibrated.get("selection_veto", 0.0))
+        self._selections = SelectionGrounder(
+            settings, self._model, self._vectors, self._reader, calibrated
+        )
         self._grounder = self._grounder_for(self._retriever)
         self._outlines = Outlines()
         self._speller: tuple[str | None, Speller] | None = None
@@ -425,75 +418,10 @@ class AnswerService:
     async def _selection(self, request: QueryRequest, scope: Scope) -> Outcome:
         if not request.selection:
             raise MissingInput("selection", "selection")
-        # "Explain this passage" names no topic: the passage itself is what to explain, so its
-        # most central units answer it.
-        about_the_passage = asks_about_the_passage(request.question)
-        query = request.selection[:2000] if about_the_passage else request.question
-        units = list({u.text: u for u in split_units(request.selection)}.values())
-        candidates = unit_candidates(units[:MAX_SELECTION_UNITS])
-        vector, matrix = await self._vectors.embed(
-            [c.unit.plain for c in candidates], question=query
+        grounding = await self._selections.ground_selection(
+            request.question, request.selection, request.page, scope.catalog, scope.said
         )
-        assert vector is not None  # a question was passed, so its row came back
-        sims = matrix @ vector if len(candidates) else np.zeros(0, dtype=np.float32)
-        similarity = float(sims.max()) if len(sims) else 0.0
-        zeros = np.zeros(len(candidates), dtype=np.float32)
-        asked = Asked.of(request.question)
-        ctx = Context(
-            Asked.of(query) if about_the_passage else asked,
-            vector,
-            matrix,
-            zeros,
-            zeros,
-            [similarity],
-        )
-        judged = judge(self._model, asked, candidates, ctx, [request.selection], selection=True)
-        source = selection_source(request.page, scope.catalog, similarity)
-        threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
-        # "Explain this passage" has no span to find: the reader does not read it.
-        reading = None if about_the_passage else await self._reads_selection(request)
-        # The quote is built around the unit holding the reader's span: a short answer shown
-        # always stands in the quote below it.
-        units_read = [c.unit for c in candidates]
-        span, anchor = span_and_unit(
-            reading, units_read, request.selection, min_margin=self._span_margin
-        )
-        judges = self._settings.selection_judge != "model"
-        judge_p = reading.probability if reading is not None and judges else None
-        by_reader = self._settings.selection_judge == "reader"
-        # With the reader as the judge, its P decides and the answer model only chooses the units.
-        comp, covered = decide(
-            self._model,
-            judged,
-            [source],
-            self._settings.answer_max_words,
-            threshold=0.0 if judge_p is not None and by_reader else self._settings.min_coverage,
-            said=scope.said,
-            anchor=anchor,
-        )
-        if judge_p is not None and by_reader:
-            # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
-            covered, threshold = judge_p, self._settings.min_coverage or self._selection_p
-            comp = comp if judge_p >= threshold else None
-        elif judge_p is not None and judge_p < self._selection_veto:
-            comp = None  # "both": the reader is sure the selection does not answer
-        selected = (Passage(source, request.selection),)
-        # The selection is the citation: the reader's span anywhere in it is cited text.
-        short = span if comp is not None and self._settings.short_answers != "off" else None
-        grounding = Grounding(comp, covered, selected, threshold, short_answer=short)
         return self._outcome(grounding, scope.said.selection_abstention)
-
-    async def _reads_selection(self, request: QueryRequest) -> Reading | None:
-        """The reader's reading of the selection; None when nothing uses it (no reader, or
-        neither short answers nor the reader's judgement asked for)."""
-        settings = self._settings
-        if self._reader is None or (
-            settings.short_answers == "off" and settings.selection_judge == "model"
-        ):
-            return None
-        selection = request.selection or ""
-        (reading,) = await asyncio.to_thread(self._reader.read, request.question, [selection])
-        return reading
 
 
 def _chapter_asked(request: QueryRequest, scope: Scope) -> dict[str, Any]:

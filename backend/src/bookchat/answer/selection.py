@@ -1,0 +1,128 @@
+"""Selection mode: the answer from the passage a reader highlighted, and from nothing else.
+
+The selection is split into units as ingest splits a section, its units judged by the answer
+model as a book's are (one passage, no heading), and the answer reader reads it with the
+question: the reader's span is the short answer and the unit the quote is built around, and
+below the calibrated veto the reader is sure the selection does not answer (decisions.md, "A
+reader trained on twice the questions, and its veto on selections").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from bookchat.answer.asked import Asked
+from bookchat.answer.coverage import selection_source
+from bookchat.answer.features import Context
+from bookchat.answer.grounding import Grounding, decide, judge, unit_candidates
+from bookchat.answer.llm.agent import Passage
+from bookchat.answer.model import AnswerModel
+from bookchat.answer.phrases import Phrases
+from bookchat.answer.reader import Reader, Reading
+from bookchat.answer.short_answer import span_and_unit
+from bookchat.config import Settings
+from bookchat.ingest.units import split_units
+from bookchat.retrieval.catalog import Catalog
+from bookchat.retrieval.followup import asks_about_the_passage
+from bookchat.retrieval.sentence_vectors import SentenceVectors
+
+# A long selection is judged on its first units: each must be embedded at query time.
+MAX_SELECTION_UNITS = 40
+
+
+class SelectionGrounder:
+    """Answers a question from a reader's selection alone, or declines."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        model: AnswerModel,
+        vectors: SentenceVectors,
+        reader: Reader | None,
+        calibrated: Mapping[str, Any],
+    ) -> None:
+        """`calibrated`: the reader's calibration (reader.json, `reader.calibration()`)."""
+        self._settings = settings
+        self._model = model
+        self._vectors = vectors
+        self._reader = reader
+        # The margin a short answer must beat, the reader's threshold when it judges alone, and
+        # its veto: below it the reader is sure the selection does not answer.
+        self._span_margin = float(calibrated.get("span", 0.0))
+        self._reader_p = float(calibrated.get("selection", 0.5))
+        self._veto = float(calibrated.get("selection_veto", 0.0))
+
+    async def ground_selection(
+        self, question: str, selection: str, page: str | None, catalog: Catalog, said: Phrases
+    ) -> Grounding:
+        """The grounding of `question` in `selection` (cited on `page`, placed by `catalog`)."""
+        settings = self._settings
+        # "Explain this passage" names no topic: the passage itself is what to explain, so its
+        # most central units answer it.
+        about_the_passage = asks_about_the_passage(question)
+        query = selection[:2000] if about_the_passage else question
+        units = list({u.text: u for u in split_units(selection)}.values())
+        candidates = unit_candidates(units[:MAX_SELECTION_UNITS])
+        vector, matrix = await self._vectors.embed(
+            [c.unit.plain for c in candidates], question=query
+        )
+        assert vector is not None  # a question was passed, so its row came back
+        sims = matrix @ vector if len(candidates) else np.zeros(0, dtype=np.float32)
+        similarity = float(sims.max()) if len(sims) else 0.0
+        zeros = np.zeros(len(candidates), dtype=np.float32)
+        asked = Asked.of(question)
+        ctx = Context(
+            Asked.of(query) if about_the_passage else asked,
+            vector,
+            matrix,
+            zeros,
+            zeros,
+            [similarity],
+        )
+        judged = judge(self._model, asked, candidates, ctx, [selection], selection=True)
+        source = selection_source(page, catalog, similarity)
+        threshold = settings.min_coverage or self._model.threshold(judged.coverage)
+        # "Explain this passage" has no span to find: the reader does not read it.
+        reading = None if about_the_passage else await self._read(question, selection)
+        # The quote is built around the unit holding the reader's span: a short answer shown
+        # always stands in the quote below it.
+        units_read = [c.unit for c in candidates]
+        span, anchor = span_and_unit(reading, units_read, selection, min_margin=self._span_margin)
+        judges = settings.selection_judge != "model"
+        judge_p = reading.probability if reading is not None and judges else None
+        by_reader = settings.selection_judge == "reader"
+        # With the reader as the judge, its P decides and the answer model only chooses the units.
+        comp, covered = decide(
+            self._model,
+            judged,
+            [source],
+            settings.answer_max_words,
+            threshold=0.0 if judge_p is not None and by_reader else settings.min_coverage,
+            said=said,
+            anchor=anchor,
+        )
+        if judge_p is not None and by_reader:
+            # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
+            covered, threshold = judge_p, settings.min_coverage or self._reader_p
+            comp = comp if judge_p >= threshold else None
+        elif judge_p is not None and judge_p < self._veto:
+            comp = None  # "both": the reader is sure the selection does not answer
+        selected = (Passage(source, selection),)
+        # The selection is the citation: the reader's span anywhere in it is cited text.
+        short = span if comp is not None and settings.short_answers != "off" else None
+        return Grounding(comp, covered, selected, threshold, short_answer=short)
+
+    async def _read(self, question: str, selection: str) -> Reading | None:
+        """The reader's reading of the selection; None when nothing uses it (no reader, or
+        neither short answers nor the reader's judgement asked for)."""
+        settings = self._settings
+        if self._reader is None or (
+            settings.short_answers == "off" and settings.selection_judge == "model"
+        ):
+            return None
+        (reading,) = await asyncio.to_thread(self._reader.read, question, [selection])
+        return reading
