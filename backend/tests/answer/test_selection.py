@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 
 from bookchat.answer.grounding import Grounding
@@ -21,43 +23,44 @@ WROTE_GIT = (
 )
 
 
-async def _ground(
-    question: str,
-    judge: str,
-    settings: Settings,
-    store: VectorStore,
-    embedder: Embedder,
-    reader: Reader,
-) -> Grounding:
-    catalog = CatalogCache(store)
+Ground = Callable[[str, str], Awaitable[Grounding]]
+
+
+@pytest.fixture
+def ground(
+    book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
+) -> Ground:
+    """Ground a question in WROTE_GIT, selected on /docs/, with the named judge."""
+    catalog = CatalogCache(book_store)
     catalog.refresh()
-    grounder = SelectionGrounder(
-        settings.model_copy(update={"selection_judge": judge}),
-        default_model(),
-        SentenceVectors(embedder, capacity=64),
-        reader,
-        calibration(),
-    )
-    return await grounder.ground_selection(question, WROTE_GIT, "/docs/", catalog.current, ENGLISH)
+
+    async def grounded(question: str, judge: str = "both") -> Grounding:
+        grounder = SelectionGrounder(
+            book_settings.model_copy(update={"selection_judge": judge}),
+            default_model(),
+            SentenceVectors(embedder, capacity=64),
+            reader,
+            calibration(),
+        )
+        return await grounder.ground_selection(
+            question, WROTE_GIT, "/docs/", catalog.current, ENGLISH
+        )
+
+    return grounded
 
 
 # "both", the default: the answer model decides and the reader declines where its P is below the
 # calibrated veto; "reader": the reader's P decides.
 @pytest.mark.parametrize("judge", ["reader", "both"])
 async def test_the_reader_declines_a_selection_that_does_not_say_what_is_asked(
-    judge: str,
-    book_settings: Settings,
-    book_store: VectorStore,
-    embedder: Embedder,
-    reader: Reader,
+    judge: str, ground: Ground
 ) -> None:
     # SQuAD 2.0's kind of question: a date is asked, and the selection has one, of something else
     # (the answer model alone, judging by the units' features, answers "April 2005"). "When was
     # GitHub founded?" sits just above the veto since the reader trained on written unanswerable
     # questions (P 0.125 against 0.118; decisions.md): another thing's date is asked here.
-    where = (judge, book_settings, book_store, embedder, reader)
-    answered = await _ground("Who wrote Git?", *where)
-    declined = await _ground("When was Mercurial written?", *where)
+    answered = await ground("Who wrote Git?", judge)
+    declined = await ground("When was Mercurial written?", judge)
     assert answered.composition is not None
     assert "Linus Torvalds" in answered.composition.answer
     assert answered.short_answer == "Linus Torvalds"
@@ -66,24 +69,17 @@ async def test_the_reader_declines_a_selection_that_does_not_say_what_is_asked(
 
 @pytest.mark.parametrize("judge", ["reader", "both"])
 async def test_the_reader_leaves_explain_this_passage_to_the_answer_model(
-    judge: str,
-    book_settings: Settings,
-    book_store: VectorStore,
-    embedder: Embedder,
-    reader: Reader,
+    judge: str, ground: Ground
 ) -> None:
     # No span answers "Explain this passage": its most central units do.
-    explained = await _ground("Explain this.", judge, book_settings, book_store, embedder, reader)
+    explained = await ground("Explain this.", judge)
     assert explained.composition is not None
     assert "Linus Torvalds" in explained.composition.answer
     assert explained.short_answer is None
 
 
-async def test_the_selection_is_cited_on_the_readers_page(
-    book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
-) -> None:
-    grounded = await _ground("Who wrote Git?", "both", book_settings, book_store, embedder, reader)
-    (passage,) = grounded.passages
+async def test_the_selection_is_cited_on_the_readers_page(ground: Ground) -> None:
+    (passage,) = (await ground("Who wrote Git?")).passages
     assert passage.text == WROTE_GIT
     assert passage.source.chunk_id == "selection" and passage.source.url == "/docs/"
 
