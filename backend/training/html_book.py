@@ -20,11 +20,12 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-# rustup's `rust-docs` component installs the book beside the toolchain.
-RUST_BOOK_HTML = (
-    Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/book"
-)
+# rustup's `rust-docs` component installs its books beside the toolchain.
+RUST_DOCS = Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html"
+RUST_BOOK_HTML = RUST_DOCS / "book"
 CHAPTER = re.compile(r"^(ch\d\d-\d\d|appendix-\d\d)-[a-z0-9-]+\.html$")
+# Pages of an mdBook that are not chapters: the whole book on one page, its contents, not found.
+NOT_CHAPTERS = frozenset({"print.html", "toc.html", "404.html"})
 INLINE = {"code": "`", "em": "*", "strong": "**"}
 
 
@@ -136,18 +137,31 @@ def to_markdown(page: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", html.unescape(text)).strip() + "\n"
 
 
+def _chapters(source: Path) -> list[Path]:
+    """The Rust book's chapter pages (it keeps redirects from old names beside them); any
+    other mdBook's pages, in its folders, less the ones that are not chapters."""
+    if source.name == "book":
+        return sorted(p for p in source.iterdir() if CHAPTER.match(p.name))
+    return sorted(p for p in source.rglob("*.html") if p.name not in NOT_CHAPTERS)
+
+
+def page_name(source: Path, page: Path) -> str:
+    """The Markdown file a page becomes: its path in the book, folders joined by "--"."""
+    return "--".join(page.relative_to(source).with_suffix(".md").parts)
+
+
 def convert(source: Path, out: Path) -> int:
     """Write every chapter page of `source` as Markdown into `out`; returns how many."""
     out.mkdir(parents=True, exist_ok=True)
     written = 0
-    for page in sorted(p for p in source.iterdir() if CHAPTER.match(p.name)):
+    for page in _chapters(source):
         body = to_markdown(page.read_text(encoding="utf-8"))
         if not body.strip():
             continue  # a redirect from a chapter's old name
         written += 1
         title = next((h.lstrip("# ") for h in body.splitlines() if h.startswith("#")), page.stem)
         front = f"---\ntitle: {title!r}\nsidebar_position: {written}\n---\n\n"
-        (out / f"{page.stem}.md").write_text(front + body, encoding="utf-8")
+        (out / page_name(source, page)).write_text(front + body, encoding="utf-8")
     return written
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from html_book import RUST_BOOK_HTML, convert
+from html_book import RUST_BOOK_HTML, RUST_DOCS, convert
 from reader_data import held_out_book
 from scratch_book import ScratchBook
 
@@ -105,11 +105,17 @@ def sources(scratch: Path) -> list[Source]:
         {**r, "held_out": held_out(r["id"])}
         for r in _jsonl(HERE / "rust-book-questions", "rb*.jsonl")
     ]
-    return [
+    books = [
         Source("sample-book", ROOT / "website" / "docs", sample),
         Source("nodejs-api", node, node_rows),
         Source("rust-book", rust, rust_rows),
     ]
+    for folder in sorted(p for p in (HERE / "mdbook-questions").iterdir() if p.is_dir()):
+        docs = scratch / folder.name / "docs"
+        convert(RUST_DOCS / folder.name, docs)
+        rows = [{**r, "held_out": held_out(r["id"])} for r in _jsonl(folder, "*.jsonl")]
+        books.append(Source(folder.name, docs, rows))
+    return books
 
 
 def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[Group]:
