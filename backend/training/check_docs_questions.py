@@ -1,5 +1,5 @@
-"""Check the readers' questions in docs-questions/ and rust-book-questions/ against the
-documents they are about.
+"""Check the readers' questions in docs-questions/, rust-book-questions/ and mdbook-questions/
+against the documents they are about.
 
     backend/.venv/bin/python backend/training/check_docs_questions.py
 
@@ -17,10 +17,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from html_book import RUST_BOOK_HTML, convert
+from html_book import RUST_BOOK_HTML, RUST_DOCS, convert
 
 HERE = Path(__file__).parent
 FOLDERS = (HERE / "docs-questions", HERE / "rust-book-questions")
+# One folder per mdBook that rustup's `rust-docs` installs beside the Rust book (`cargo`, …).
+MDBOOKS = HERE / "mdbook-questions"
 FIELDS = {"id", "doc", "question", "answerable", "answer_text", "kind"}
 KINDS = {
     "fact",
@@ -77,6 +79,15 @@ def main() -> int:
         for row in rows:
             if not Path(str(row["doc"])).is_absolute():
                 row["doc"] = str(Path(scratch) / str(row["doc"]))
+        for folder in sorted(p for p in MDBOOKS.glob("*") if p.is_dir()):
+            docs = Path(scratch) / folder.name
+            if (RUST_DOCS / folder.name).is_dir():
+                convert(RUST_DOCS / folder.name, docs)
+            for file in sorted(folder.glob("*.jsonl")):
+                for line in file.read_text(encoding="utf-8").splitlines():
+                    if line.strip():
+                        row = json.loads(line)
+                        rows.append({**row, "doc": str(docs / str(row["doc"]))})
         return _check(rows)
 
 

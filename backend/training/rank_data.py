@@ -110,7 +110,8 @@ def sources(scratch: Path) -> list[Source]:
         Source("nodejs-api", node, node_rows),
         Source("rust-book", rust, rust_rows),
     ]
-    for folder in sorted(p for p in (HERE / "mdbook-questions").iterdir() if p.is_dir()):
+    mdbooks = HERE / "mdbook-questions"
+    for folder in sorted(p for p in mdbooks.iterdir() if p.is_dir()) if mdbooks.is_dir() else []:
         docs = scratch / folder.name / "docs"
         convert(RUST_DOCS / folder.name, docs)
         rows = [{**r, "held_out": held_out(r["id"])} for r in _jsonl(folder, "*.jsonl")]
