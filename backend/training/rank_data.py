@@ -3,14 +3,17 @@
 The answer reader's second stage trains on what the product shows it: for a question, the
 passages hybrid search retrieves from the question's book, the ones holding the answer's words
 marked as answering and the rest as near misses (the hard negatives a reranker needs); for a
-question the book does not cover, the passages retrieved are all near misses. Three books,
+question the book does not cover, the passages retrieved are all near misses. Six books,
 public and never evaluated:
 - the sample book's training questions (`sample-book-questions.jsonl`, its held-out quarter kept
   out as reader_data.py does);
 - readers' questions on Node.js's API documents (`docs-questions/`, Debian's `nodejs` package);
 - readers' questions on *The Rust Programming Language* (`rust-book-questions/`, the mdBook that
-  rustup's `rust-docs` component installs, made Markdown by html_book.py).
-One question in five of the last two is held out (by id) to measure the reader's ranking.
+  rustup's `rust-docs` component installs, made Markdown by html_book.py);
+- readers' questions on three more of its mdBooks (`mdbook-questions/<book>/`: the Embedded Rust
+  Book, the Rustonomicon, the Cargo Book).
+One question in five of all but the sample book is held out (by id) to measure the reader's
+ranking.
 """
 
 from __future__ import annotations
