@@ -68,26 +68,16 @@ class Judged:
     coverage: NDArray[np.float64]
     # What the coverage row was computed from, so training can recompute it with its own scorer.
     asked: Asked
+    # What the question's shape finds among the candidates (shape.read): whether they hold
+    # what it asks for, the scores with those units on top, each compared side's sections.
+    shaped: shape.Shaped
     evidence: tuple[str, ...] = ()
     selection: bool = False
-    # What the question's shape finds among the candidates (shape.read): whether they hold
-    # what it asks for, and the scores with those units on top.
-    shaped: shape.Shaped | None = None
 
     @property
     def answered_by_shape(self) -> bool:
         """The candidates hold what the question's shape asks for (shape.answered_by_shape)."""
-        return self.shaped is not None and self.shaped.answered
-
-    @property
-    def ranked(self) -> NDArray[np.float64]:
-        """The scores with the units the question's shape asks for on top."""
-        return self.shaped.scores if self.shaped is not None else self.scores
-
-    @property
-    def sides(self) -> tuple[shape.Side, ...]:
-        """The sides a comparison sets apart, each where the candidates title it."""
-        return self.shaped.sides if self.shaped is not None else ()
+        return self.shaped.answered
 
     @property
     def defines(self) -> bool:
@@ -193,7 +183,7 @@ def judge(
     scores = model.scorer.predict(features)
     row = coverage_features(asked, features, scores, candidates, evidence, selection=selection)
     shaped = shape.read(candidates, scores, asked)
-    return Judged(candidates, features, scores, row, asked, tuple(evidence), selection, shaped)
+    return Judged(candidates, features, scores, row, asked, shaped, tuple(evidence), selection)
 
 
 def decide(
@@ -228,10 +218,10 @@ def decide(
         return None, min(covered, 0.5 * model.threshold(judged.coverage))
     choice = select.choose(
         judged.candidates,
-        judged.ranked,
+        judged.shaped.scores,
         max_words,
         span_threshold=model.span_threshold,
-        sides=judged.sides,
+        sides=judged.shaped.sides,
         anchor=anchor,
     )
     if choice is None:
