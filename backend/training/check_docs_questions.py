@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from html_book import RUST_BOOK_HTML, RUST_DOCS, convert
+from html_book import RUST_BOOK_HTML, convert, mdbook_questions
 
 HERE = Path(__file__).parent
 FOLDERS = (HERE / "docs-questions", HERE / "rust-book-questions")
@@ -79,15 +79,8 @@ def main() -> int:
         for row in rows:
             if not Path(str(row["doc"])).is_absolute():
                 row["doc"] = str(Path(scratch) / str(row["doc"]))
-        for folder in sorted(p for p in MDBOOKS.glob("*") if p.is_dir()):
-            docs = Path(scratch) / folder.name
-            if (RUST_DOCS / folder.name).is_dir():
-                convert(RUST_DOCS / folder.name, docs)
-            for file in sorted(folder.glob("*.jsonl")):
-                for line in file.read_text(encoding="utf-8").splitlines():
-                    if line.strip():
-                        row = json.loads(line)
-                        rows.append({**row, "doc": str(docs / str(row["doc"]))})
+        for _, docs, book_rows in mdbook_questions(MDBOOKS, Path(scratch)):
+            rows.extend({**row, "doc": str(docs / str(row["doc"]))} for row in book_rows)
         return _check(rows)
 
 

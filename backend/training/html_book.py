@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import html
+import json
 import re
 import sys
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 # rustup's `rust-docs` component installs its books beside the toolchain.
 RUST_DOCS = Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html"
@@ -163,6 +166,25 @@ def convert(source: Path, out: Path) -> int:
         front = f"---\ntitle: {title!r}\nsidebar_position: {written}\n---\n\n"
         (out / page_name(source, page)).write_text(front + body, encoding="utf-8")
     return written
+
+
+def mdbook_questions(
+    folder: Path, scratch: Path
+) -> Iterator[tuple[str, Path, list[dict[str, Any]]]]:
+    """Each book of `folder` (one sub-folder of readers' questions per mdBook that rustup's
+    `rust-docs` installs, named as its HTML folder): its name, its pages made Markdown under
+    `scratch/<name>/docs`, and its rows."""
+    for book in sorted(p for p in folder.glob("*") if p.is_dir()):
+        docs = scratch / book.name / "docs"
+        if (RUST_DOCS / book.name).is_dir():
+            convert(RUST_DOCS / book.name, docs)
+        rows = [
+            json.loads(line)
+            for file in sorted(book.glob("*.jsonl"))
+            for line in file.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        yield book.name, docs, rows
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from html_book import RUST_BOOK_HTML, RUST_DOCS, convert
+from html_book import RUST_BOOK_HTML, convert, mdbook_questions
 from reader_data import held_out_book
 from scratch_book import ScratchBook
 
@@ -113,12 +113,8 @@ def sources(scratch: Path) -> list[Source]:
         Source("nodejs-api", node, node_rows),
         Source("rust-book", rust, rust_rows),
     ]
-    mdbooks = HERE / "mdbook-questions"
-    for folder in sorted(p for p in mdbooks.iterdir() if p.is_dir()) if mdbooks.is_dir() else []:
-        docs = scratch / folder.name / "docs"
-        convert(RUST_DOCS / folder.name, docs)
-        rows = [{**r, "held_out": held_out(r["id"])} for r in _jsonl(folder, "*.jsonl")]
-        books.append(Source(folder.name, docs, rows))
+    for name, docs, rows in mdbook_questions(HERE / "mdbook-questions", scratch):
+        books.append(Source(name, docs, [{**r, "held_out": held_out(r["id"])} for r in rows]))
     return books
 
 
