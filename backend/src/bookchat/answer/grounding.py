@@ -323,7 +323,9 @@ class Grounder:
             anchor=anchor,
         )
         passages = tuple(Passage.from_hit(h) for h in relevant)
-        threshold = self._settings.min_coverage or self._model.threshold(judged.coverage)
+        threshold = self._settings.min_coverage
+        if threshold is None:  # an operator's 0 is a threshold too: never declined on coverage
+            threshold = self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]

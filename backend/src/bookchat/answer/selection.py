@@ -85,7 +85,9 @@ class SelectionGrounder:
         )
         judged = judge(self._model, asked, candidates, ctx, [selection], selection=True)
         source = selection_source(page, catalog, similarity)
-        threshold = settings.min_coverage or self._model.threshold(judged.coverage)
+        threshold = settings.min_coverage
+        if threshold is None:  # an operator's 0 is a threshold too
+            threshold = self._model.threshold(judged.coverage)
         # "Explain this passage" has no span to find: the reader does not read it.
         reading = None if about_the_passage else await self._read(question, selection)
         # The quote is built around the unit holding the reader's span: a short answer shown
@@ -107,7 +109,8 @@ class SelectionGrounder:
         )
         if judge_p is not None and by_reader:
             # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
-            covered, threshold = judge_p, settings.min_coverage or self._reader_p
+            covered = judge_p
+            threshold = self._reader_p if settings.min_coverage is None else settings.min_coverage
             comp = comp if judge_p >= threshold else None
         elif judge_p is not None and judge_p < self._veto:
             comp = None  # "both": the reader is sure the selection does not answer
