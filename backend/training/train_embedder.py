@@ -91,7 +91,6 @@ class Encoder:
         from transformers import AutoModel, AutoTokenizer
 
         torch.set_num_threads(threads)
-        torch.manual_seed(0)
         self.torch = torch
         self.tokenizer = AutoTokenizer.from_pretrained(str(packaged_model_dir()))
         self.model = AutoModel.from_pretrained(str(packaged_model_dir()))

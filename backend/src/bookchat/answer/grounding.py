@@ -202,7 +202,7 @@ def decide(
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
-    needed = model.threshold(judged.coverage) if threshold is None else threshold
+    needed = model.threshold(judged.coverage, threshold)
     if judged.answered_by_shape:
         # X's definition, its section or its introduction in bold is the book's answer to
         # "What is X?", sections titled X and Y to "the difference between X and Y", however
@@ -215,7 +215,7 @@ def decide(
     if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches (decisions.md, "Named terms").
-        return None, min(covered, 0.5 * model.threshold(judged.coverage))
+        return None, min(covered, 0.5 * needed)
     choice = select.choose(
         judged.candidates,
         judged.shaped.scores,
@@ -323,9 +323,7 @@ class Grounder:
             anchor=anchor,
         )
         passages = tuple(Passage.from_hit(h) for h in relevant)
-        threshold = self._settings.min_coverage
-        if threshold is None:  # an operator's 0 is a threshold too: never declined on coverage
-            threshold = self._model.threshold(judged.coverage)
+        threshold = self._model.threshold(judged.coverage, self._settings.min_coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]

@@ -85,9 +85,7 @@ class SelectionGrounder:
         )
         judged = judge(self._model, asked, candidates, ctx, [selection], selection=True)
         source = selection_source(page, catalog, similarity)
-        threshold = settings.min_coverage
-        if threshold is None:  # an operator's 0 is a threshold too
-            threshold = self._model.threshold(judged.coverage)
+        threshold = self._model.threshold(judged.coverage, settings.min_coverage)
         # "Explain this passage" has no span to find: the reader does not read it.
         reading = None if about_the_passage else await self._read(question, selection)
         # The quote is built around the unit holding the reader's span: a short answer shown
