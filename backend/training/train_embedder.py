@@ -79,7 +79,9 @@ def _book(source: Source) -> Book:
     chunks = build_corpus(source.docs).chunks
     texts = [c.embed_text for c in chunks]
     book = Book(source.name, texts, [str(c.payload.get("path")) for c in chunks], [])
-    book.rows = [r for r in source.rows if r.get("answerable") and book.gold(r)]
+    # Each row's answering chunks are found once (a scan of the book's chunks).
+    found = ({**r, "gold": book.gold(r)} for r in source.rows if r.get("answerable"))
+    book.rows = [r for r in found if r["gold"]]
     return book
 
 
@@ -200,8 +202,8 @@ def recall(book: Book, vectors: NDArray[np.float32], chunks: NDArray[np.float32]
     rows = [r for r in book.rows if book.measured(r)]
     order = np.argsort(-(vectors @ chunks.T), axis=1)[:, :5]
     hits = [(set(ranked.tolist()), int(ranked[0])) for ranked in order]
-    at1 = sum(first in book.gold(r) for r, (_, first) in zip(rows, hits, strict=True))
-    at5 = sum(bool(top & set(book.gold(r))) for r, (top, _) in zip(rows, hits, strict=True))
+    at1 = sum(first in r["gold"] for r, (_, first) in zip(rows, hits, strict=True))
+    at5 = sum(bool(top & set(r["gold"])) for r, (top, _) in zip(rows, hits, strict=True))
     return [round(at1 / max(len(rows), 1), 3), round(at5 / max(len(rows), 1), 3)]
 
 
@@ -238,9 +240,7 @@ def main() -> None:
         if book.name not in MEASURED_ONLY:
             shelves.append(passages[book.name])
             trained = [r for r in book.rows if not book.measured(r)]
-            items += [
-                (r["question"], book.gold(r), len(shelves) - 1) for r in trained
-            ] * args.repeat
+            items += [(r["question"], r["gold"], len(shelves) - 1) for r in trained] * args.repeat
     squad, paragraphs = squad_shelf(encoder, args.articles, rng)
     shelves.append(paragraphs)
     items += [(q, gold, len(shelves) - 1) for q, gold, _ in squad[: args.squad]]
