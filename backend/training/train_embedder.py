@@ -17,8 +17,10 @@ Never trained on: the Rust book's questions, and the sample book's training ques
 answer model fits on (a question side that had read them would make them look easier there than
 a reader's new question; the trap of the reader's second stage). Both are measured: dense
 recall@1/@5 against the book's chunks, packaged model against the question side. The tensors it
-changed are written to `--out` (float16, named as in the packaged checkpoint). Measured and not
-landed: decisions.md, "A question side for MiniLM".
+changed are written to `--out` (float16, named as in the packaged checkpoint). `--sides both`
+trains the same layers for passages too (in-batch, with each question's hardest chunk of another
+page) and measures with the passages re-embedded. Measured and not landed: decisions.md, "A
+question side for MiniLM" and "Both sides of MiniLM, end to end".
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,16 +142,16 @@ class Encoder:
 Item = tuple[str, list[int], int]  # question, its answering passages, the shelf they are on
 
 
-def train(
-    encoder: Encoder, items: list[Item], shelves: list[NDArray[np.float32]], args: Any
-) -> None:
-    """Each question's softmax over every passage of its shelf; its answering passages share
-    the target."""
+Loss = Callable[[list[int], random.Random], Any]  # a batch's item indices -> its mean loss
+
+
+def train(encoder: Encoder, items: list[Item], loss_of: Loss, args: Any) -> None:
+    """`args.epochs` passes over `items` in shuffled batches, AdamW with warm-up and linear decay
+    on the trainable layers, minimising `loss_of` each batch."""
     torch = encoder.torch
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     model = encoder.model
-    model.train()
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     steps = args.epochs * (len(items) // args.batch)
@@ -156,26 +159,20 @@ def train(
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(steps - warm, 1)))
     )
-    tensors = [torch.from_numpy(m) for m in shelves]
     started, step = time.monotonic(), 0
     for _ in range(args.epochs):
+        model.train()
         order = list(range(len(items)))
         rng.shuffle(order)
         for s in range(0, len(order) - args.batch + 1, args.batch):
-            chosen = [items[i] for i in order[s : s + args.batch]]
-            q = encoder([c[0] for c in chosen], max_length=64)
-            losses = []
-            for row, (_, gold, shelf) in enumerate(chosen):
-                logits = SCALE * tensors[shelf] @ q[row]
-                losses.append(torch.logsumexp(logits, 0) - torch.logsumexp(logits[gold], 0))
-            loss = torch.stack(losses).mean()
+            loss = loss_of(order[s : s + args.batch], rng)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             opt.step()
             sched.step()
             opt.zero_grad()
             step += 1
-            if step % 100 == 0 or step == steps:
+            if step % 20 == 0 or step == steps:
                 mins = (time.monotonic() - started) / 60
                 print(
                     f"  step {step}/{steps} loss {loss.item():.3f} ({mins:.1f} min)",
@@ -184,9 +181,50 @@ def train(
     model.eval()
 
 
-def squad_shelf(encoder: Encoder, articles: int, rng: random.Random) -> tuple[list[Item], Any]:
+def question_side(encoder: Encoder, items: list[Item], shelves: list[NDArray[np.float32]]) -> Loss:
+    """Each question's softmax over every passage of its shelf (as the packaged model embeds
+    them); its answering passages share the target."""
+    torch = encoder.torch
+    tensors = [torch.from_numpy(m) for m in shelves]
+
+    def loss_of(chosen: list[int], rng: random.Random) -> Any:
+        q = encoder([items[i][0] for i in chosen], max_length=64)
+        losses = []
+        for row, i in enumerate(chosen):
+            _, gold, shelf = items[i]
+            logits = SCALE * tensors[shelf] @ q[row]
+            losses.append(torch.logsumexp(logits, 0) - torch.logsumexp(logits[gold], 0))
+        return torch.stack(losses).mean()
+
+    return loss_of
+
+
+def both_sides(
+    encoder: Encoder, items: list[Item], texts: list[list[str]], hardest: list[int]
+) -> Loss:
+    """Questions and passages through the same trained layers: each question's softmax over the
+    batch's passages (every question's answering passage and hardest near miss), its own
+    answering passages sharing the target."""
+    torch = encoder.torch
+
+    def loss_of(chosen: list[int], rng: random.Random) -> Any:
+        keys = [(items[i][2], rng.choice(items[i][1])) for i in chosen]
+        keys += [(items[i][2], hardest[i]) for i in chosen]
+        q = encoder([items[i][0] for i in chosen], max_length=64)
+        p = encoder([texts[shelf][at] for shelf, at in keys])
+        logits = SCALE * q @ p.T
+        answering = torch.tensor(
+            [[k[0] == items[i][2] and k[1] in items[i][1] for k in keys] for i in chosen]
+        )
+        gold = logits.masked_fill(~answering, float("-inf"))
+        return (torch.logsumexp(logits, 1) - torch.logsumexp(gold, 1)).mean()
+
+    return loss_of
+
+
+def squad_shelf(articles: int, rng: random.Random) -> tuple[list[Item], list[str]]:
     """`articles` squad11-train articles past the held-out ten, drawn at random: their questions
-    with their paragraph, and the paragraphs embedded by the packaged model."""
+    with their paragraph, and the paragraphs."""
     drawn = rng.sample(squad_articles(SQUAD)[HELD_OUT_ARTICLES:], articles)
     texts: list[str] = []
     items: list[Item] = []
@@ -194,7 +232,23 @@ def squad_shelf(encoder: Encoder, articles: int, rng: random.Random) -> tuple[li
         for p in article["paragraphs"]:
             items += [(qa["question"], [len(texts)], -1) for qa in p["qas"]]
             texts.append(p["context"])
-    return items, encoder.embed(texts)
+    return items, texts
+
+
+def hardest_negatives(
+    encoder: Encoder, items: list[Item], shelves: list[NDArray[np.float32]], pages: list[list[str]]
+) -> list[int]:
+    """Per item, the passage of its shelf the packaged model ranks highest on another page than
+    its answer's: the near miss a passage side must learn to push away."""
+    asked = encoder.embed([q for q, _, _ in items])
+    hardest = []
+    for (_, gold, shelf), vector in zip(items, asked, strict=True):
+        answering = {pages[shelf][g] for g in gold}
+        for i in np.argsort(-(shelves[shelf] @ vector)).tolist():
+            if pages[shelf][i] not in answering:
+                hardest.append(i)
+                break
+    return hardest
 
 
 def recall(book: Book, vectors: NDArray[np.float32], chunks: NDArray[np.float32]) -> list[float]:
@@ -220,6 +274,12 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--sides",
+        choices=("question", "both"),
+        default="question",
+        help="train the question side only, or questions and passages alike (re-embeds the index)",
+    )
     args = parser.parse_args()
     if not SQUAD.exists():
         sys.exit(f"error: {SQUAD} not found (clone the project beside shared/)")
@@ -231,6 +291,8 @@ def main() -> None:
     measured: dict[str, Any] = {}
     items: list[Item] = []
     shelves: list[NDArray[np.float32]] = []
+    shelf_texts: list[list[str]] = []
+    pages: list[list[str]] = []
     for book in books:
         asked = encoder.embed([r["question"] for r in book.rows if book.measured(r)])
         measured[book.name] = {
@@ -239,16 +301,25 @@ def main() -> None:
         }
         if book.name not in MEASURED_ONLY:
             shelves.append(passages[book.name])
+            shelf_texts.append(book.texts)
+            pages.append(book.paths)
             trained = [r for r in book.rows if not book.measured(r)]
             items += [(r["question"], r["gold"], len(shelves) - 1) for r in trained] * args.repeat
-    squad, paragraphs = squad_shelf(encoder, args.articles, rng)
-    shelves.append(paragraphs)
+    squad, paragraphs = squad_shelf(args.articles, rng)
+    shelves.append(encoder.embed(paragraphs))
+    shelf_texts.append(paragraphs)
+    pages.append([str(i) for i in range(len(paragraphs))])
     items += [(q, gold, len(shelves) - 1) for q, gold, _ in squad[: args.squad]]
-    print(f"training the question side on {len(items)} questions", file=sys.stderr)
-    train(encoder, items, shelves, args)
+    print(f"training ({args.sides} side) on {len(items)} questions", file=sys.stderr)
+    if args.sides == "both":
+        hardest = hardest_negatives(encoder, items, shelves, pages)
+        train(encoder, items, both_sides(encoder, items, shelf_texts, hardest), args)
+    else:
+        train(encoder, items, question_side(encoder, items, shelves), args)
     for book in books:
         asked = encoder.embed([r["question"] for r in book.rows if book.measured(r)])
-        measured[book.name]["after"] = recall(book, asked, passages[book.name])
+        chunks = encoder.embed(book.texts) if args.sides == "both" else passages[book.name]
+        measured[book.name]["after"] = recall(book, asked, chunks)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     encoder.save(args.out, {k: v for k, v in vars(args).items() if k not in ("out", "threads")})
     print(json.dumps(measured, indent=1))
