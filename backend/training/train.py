@@ -6,7 +6,8 @@ Data, never the evaluation rows: squad-train10 (the first 10 articles of the SQu
 set, ../shared/corpora/squad-train10) and the sample book's own training questions
 (backend/training/sample-book-questions.jsonl). Each book is ingested into a scratch index and
 every question is answered the way the service answers it (same retrieval, same candidates,
-same features), so the model learns from exactly what it will see.
+same features), so the model learns from exactly what it will see. `--books` adds the training
+rows of readers'-question books (rank_data.py's; measured and not landed, decisions.md).
 
 Examples:
 - unit scorer: the candidates of a covered question, positive where the unit holds the gold
@@ -27,6 +28,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -43,8 +45,10 @@ from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.answer.reader import Reader
+from bookchat.answer.short_answer import passage_text
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
+from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.units import split_units
 from bookchat.retrieval.named import code_terms
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
@@ -111,6 +115,25 @@ def sample_questions(path: Path) -> list[Question]:
                 "sample",
             )
         )
+    return out
+
+
+def readers_questions(name: str, docs: Path, rows: list[dict[str, Any]]) -> list[Question]:
+    """A readers'-question book's training rows (rank_data.py's four in five): each answerable
+    one placed on the section of its page whose chunk holds its answer's words."""
+    chunks = [c.payload for c in build_corpus(docs).chunks]
+    out = []
+    for row in rows:
+        if row["held_out"]:
+            continue
+        answer = str(row.get("answer_text") or "")
+        if not answer:
+            out.append(Question(row["question"], None, None, (), None, name))
+            continue
+        found = [c for c in chunks if c.get("path") == row["doc"] and answer in passage_text(c)]
+        if found:
+            section = str(found[0].get("section"))
+            out.append(Question(row["question"], row["doc"], section, (answer,), None, name))
     return out
 
 
@@ -183,7 +206,9 @@ async def book_examples(
     for i, (q, vector) in enumerate(zip(questions, vectors, strict=True)):
         weight = SAMPLE_BOOK_WEIGHT if q.book == "sample" else 1.0
         asks: list[tuple[str, str | None]] = [("answerable" if q.answers else "adversarial", None)]
-        if q.answers and i % OFF_TOPIC_EVERY == 0:
+        # A readers' question is often answered on more than one page of its book: asked
+        # without its page it is no clean off-topic example.
+        if q.answers and i % OFF_TOPIC_EVERY == 0 and q.book in ("squad", "sample"):
             asks.append(("off-topic", q.path))
         if q.answers:
             asked[q.book] = asked.get(q.book, 0) + 1
@@ -420,6 +445,11 @@ def main() -> int:
     parser.add_argument(
         "--holdout", action="store_true", help="also report the scorer on pages it was not fit on"
     )
+    parser.add_argument(
+        "--books",
+        default="",
+        help="readers'-question books (rank_data.py's names, comma-separated) to train on too",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     squad_dir = Path(args.shared) / "corpora/squad-train10"
@@ -434,6 +464,16 @@ def main() -> int:
     books = [(squad_dir / "docs", squad)]
     if sample_file.is_file():
         books.append((ROOT / "website/docs", sample_questions(sample_file)))
+    scratch = tempfile.TemporaryDirectory()
+    wanted = [b for b in args.books.split(",") if b]
+    if wanted:
+        from rank_data import sources
+
+        for source in sources(Path(scratch.name)):
+            if source.name in wanted:
+                books.append(
+                    (source.docs, readers_questions(source.name, source.docs, source.rows))
+                )
     unanswered: dict[str, int] = {}
     asked: dict[str, int] = {}
     for docs, questions in books:
@@ -482,7 +522,7 @@ def main() -> int:
         "selection_coverage": selection_coverage.to_json(),
         "selection_threshold": selection_threshold,
         "trained_on": {
-            "data": ["squad-train10", "backend/training/sample-book-questions.jsonl"],
+            "data": ["squad-train10", "backend/training/sample-book-questions.jsonl", *wanted],
             "unit_rows": sum(len(ex.labels) for ex in ranked),
             "questions_ranked": len(ranked),
             "declined_before_the_model": unanswered,
