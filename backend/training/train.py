@@ -58,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from scratch_book import ScratchBook
 
 ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
 OFF_TOPIC_EVERY = 3  # every third answerable question is also asked with its article removed
 SAMPLE_BOOK_WEIGHT = 5.0  # few rows, but the only ones with real headings, lists, tables, code
 
@@ -466,6 +467,17 @@ def main() -> int:
         books.append((ROOT / "website/docs", sample_questions(sample_file)))
     scratch = tempfile.TemporaryDirectory()
     wanted = [b for b in args.books.split(",") if b]
+    # The Rust book is only ever measured on, and the sample book is already here.
+    trainable = [
+        "nodejs-api",
+        *sorted(p.name for p in (HERE / "mdbook-questions").iterdir() if p.is_dir()),
+    ]
+    if unknown := sorted(set(wanted) - set(trainable)):
+        print(
+            f"error: --books {','.join(unknown)}: choose from {','.join(trainable)}",
+            file=sys.stderr,
+        )
+        return 2
     if wanted:
         from rank_data import sources
 
