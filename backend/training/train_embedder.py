@@ -1,4 +1,4 @@
-"""Train a question side for MiniLM on readers' questions, and measure it: an experiment.
+"""Train MiniLM's question side (or both sides) on readers' questions, and measure it.
 
     backend/.venv/bin/python backend/training/train_embedder.py --out /tmp/questions.safetensors
 
