@@ -66,6 +66,11 @@ SHOWN_SPANS = 0.95
 # Share of each source's held-out answerable selections (squad-train10's, the sample book's) that
 # the reader's veto (BOOKCHAT_SELECTION_JUDGE=both) leaves answered.
 VETO_KEPT = 0.98
+# Book and chapter mode: the reader reads the passages an answer is drawn from (the first
+# POOL retrieved, as grounding.pool keeps) and vouches for them where no more than
+# 1 - VOUCH_DECLINED of the held-out off-topic and uncovered asks read as well.
+POOL = 4
+VOUCH_DECLINED = 0.99
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +125,21 @@ def best(reader: Reader, question: str, texts: list[str]) -> float:
     return max((r.probability for r in reader.read(question, texts)), default=0.0)
 
 
+def read_book(
+    reader: Reader,
+    question: str,
+    hits: list[Hit],
+    scores: Scores,
+    kind: str,
+    pool: Scores,
+    src: str,
+) -> None:
+    """Record the best P over the passages read (`kind`) and over the pool's (`src:kind`)."""
+    ps = [r.probability for r in reader.read(question, [passage_text(h.payload) for h in hits])]
+    scores.add(kind, max(ps, default=0.0))
+    pool.add(f"{src}:{kind}", max(ps[:POOL], default=0.0))
+
+
 def chapter_asks(
     reader: Reader, book: Book, question: str, vector: Any, hits: list[Hit], own: str, rng: Any
 ) -> list[ChapterAsk]:
@@ -164,6 +184,8 @@ def book_mode(
     scores: Scores,
     chapters: list[ChapterAsk],
     rng: Any,
+    pool: Scores,
+    src: str,
 ) -> None:
     """Ask each question of the book, answerable ones again without their page and in their
     own chapter and another."""
@@ -175,21 +197,14 @@ def book_mode(
                 h for h in hits if (h.payload.get("path"), h.payload.get("section")) == q["gold"]
             ]
             if gold:
-                scores.add(
-                    "answerable",
-                    best(reader, q["question"], [passage_text(h.payload) for h in hits]),
-                )
+                read_book(reader, q["question"], hits, scores, "answerable", pool, src)
                 own = str(gold[0].payload.get("chapter"))
                 chapters += chapter_asks(reader, book, q["question"], vector, hits, own, rng)
             off = book.hits(q["question"], vector, drop_path=q["gold"][0])
-            scores.add(
-                "off-topic", best(reader, q["question"], [passage_text(h.payload) for h in off])
-            )
+            read_book(reader, q["question"], off, scores, "off-topic", pool, src)
         else:
             hits = book.hits(q["question"], vector)
-            scores.add(
-                q["kind"], best(reader, q["question"], [passage_text(h.payload) for h in hits])
-            )
+            read_book(reader, q["question"], hits, scores, q["kind"], pool, src)
 
 
 def squad_rows() -> list[dict[str, Any]]:
@@ -237,7 +252,7 @@ def main() -> None:
     rng = random.Random(SEED)
     reader = Reader(args.weights)
     embedder = Embedder.from_settings(Settings())  # type: ignore[call-arg]
-    book_scores, selection_scores = Scores(), Scores()
+    book_scores, selection_scores, pool_scores = Scores(), Scores(), Scores()
     chapters: list[ChapterAsk] = []
 
     rows = squad_rows()
@@ -252,7 +267,7 @@ def main() -> None:
         }
         for r in answerable
     ] + [{"question": r["question"], "kind": "adversarial"} for r in adversarial]
-    book_mode(reader, squad, embedder, asked, book_scores, chapters, rng)
+    book_mode(reader, squad, embedder, asked, book_scores, chapters, rng, pool_scores, "squad")
     squad.close()
     by_article: dict[int, list[str]] = {}
     for r in rows:
@@ -305,7 +320,7 @@ def main() -> None:
         else {"question": r["question"], "kind": "uncovered"}
         for r in held
     ]
-    book_mode(reader, book, embedder, asked, book_scores, chapters, rng)
+    book_mode(reader, book, embedder, asked, book_scores, chapters, rng, pool_scores, "sample")
     book.close()
     embedder.close()
 
@@ -316,6 +331,13 @@ def main() -> None:
     veto = veto_for(
         selection_scores.by_kind["answerable"], selection_scores.by_kind["book-answerable"]
     )
+    pooled = pool_scores.by_kind
+    book_veto = veto_for(pooled["squad:answerable"], pooled.get("sample:answerable", []))
+    negatives = sorted(
+        v for k, vs in pooled.items() if k.endswith((":off-topic", ":uncovered")) for v in vs
+    )
+    at = min(len(negatives) - 1, int(np.ceil(VOUCH_DECLINED * len(negatives))) - 1)
+    book_vouch = round(float(negatives[at]) + 1e-4, 4)
     margin, chapter_figures = fit_margin(chapters, covered)
     span_margin = fit_span_margin(
         [None if s is None else s[0] for s in spans], [round(-6 + 0.5 * i, 1) for i in range(17)]
@@ -330,6 +352,9 @@ def main() -> None:
             k: selection_scores.share_above(k, veto) for k in selection_scores.by_kind
         },
         "chapter": chapter_figures,
+        # Of the pool's best P: answered above the vouch, declined below the veto.
+        "book_vouch": {k: pool_scores.share_above(k, book_vouch) for k in pooled},
+        "book_veto": {k: pool_scores.share_above(k, book_veto) for k in pooled},
         # SQuAD F1 of the predicted span on the answerable questions' own paragraphs.
         "selection_span_f1": round(float(np.mean(span_f1)), 4),
         # ... of the short answers shown at the fitted margin (0 where none is), and their share.
@@ -339,6 +364,7 @@ def main() -> None:
             "book": {k: len(v) for k, v in book_scores.by_kind.items()},
             "selection": {k: len(v) for k, v in selection_scores.by_kind.items()},
             "chapter": len(chapters),
+            "pool": {k: len(v) for k, v in pooled.items()},
         },
     }
     result = {
@@ -346,6 +372,8 @@ def main() -> None:
         "chapter": covered,
         "selection": selection,
         "selection_veto": veto,
+        "book_veto": book_veto,
+        "book_vouch": book_vouch,
         "span": span_margin,
         "chapter_margin": margin,
         "answered_at_threshold": figures,

@@ -74,6 +74,12 @@ class Settings(BaseSettings):
     selection_judge: Literal["model", "reader", "both"] = Field(
         default="both", alias="BOOKCHAT_SELECTION_JUDGE"
     )
+    # Who decides whether the book (or a chapter) covers a question: the answer model alone, or
+    # both (the model, the answer reader overruling it where it is sure: it reads the passages
+    # an answer is drawn from and declines below `book_veto`, which keeps 0.98 of held-out
+    # answerable questions, and answers above `book_vouch`, which 0.99 of held-out off-topic
+    # and uncovered ones stay below; answer/reader.json). An operator's `min_coverage` turns it off.
+    book_judge: Literal["model", "both"] = Field(default="both", alias="BOOKCHAT_BOOK_JUDGE")
     # Retrieved passages the answer reader reads and reorders before units are drawn from the
     # best of them (answer/reading.py); 0: retrieval's order.
     reader_passages: int = Field(default=0, ge=0, le=20, alias="BOOKCHAT_READER_PASSAGES")

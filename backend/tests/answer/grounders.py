@@ -18,8 +18,10 @@ def book_grounder(
     embedder: Embedder,
     model: AnswerModel | None = None,
     reader: Reader | None = None,
+    judge: tuple[Reader, float, float] | None = None,
 ) -> Grounder:
-    """The sample book's grounder with `model` (the committed one by default) and `reader`."""
+    """The sample book's grounder with `model` (the committed one by default), `reader` and
+    the reader as a `judge` of coverage (with its veto and vouch)."""
     cache = SentenceVectors(embedder)
     return Grounder(
         settings,
@@ -28,4 +30,5 @@ def book_grounder(
         cache,
         model or default_model(),
         reader,
+        judge=judge,
     )

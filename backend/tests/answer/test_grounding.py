@@ -11,6 +11,7 @@ from bookchat.answer.compose import Composition
 from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere, pool
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
+from bookchat.answer.reader import Reader, calibration
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.vectorstore import Hit, VectorStore
@@ -108,6 +109,63 @@ async def test_a_follow_up_picks_units_by_its_own_words(
     grounding = await grounder.ground(widened, rows[0], top_k=5, focus=(own, rows[1]))
     assert grounding.composition is not None
     assert "--mixed" in grounding.composition.answer
+
+
+async def _ground_judged(
+    settings: Settings,
+    store: VectorStore,
+    embedder: Embedder,
+    judge: tuple[Reader, float, float] | None,
+    question: str,
+    focus: str | None = None,
+) -> Grounding:
+    grounder = book_grounder(settings, store, embedder, judge=judge)
+    rows = embedder.embed([question, focus or question])
+    own = (focus, rows[1]) if focus else None
+    return await grounder.ground(question, rows[0], top_k=5, focus=own)
+
+
+async def test_the_reader_declines_where_it_is_sure_no_passage_answers(
+    book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
+) -> None:
+    # The welcome page's sentence on the Linux kernel reads close enough to the answer model.
+    question = "How many developers work on the Linux kernel?"
+    alone = await _ground_judged(book_settings, book_store, embedder, None, question)
+    assert alone.composition is not None
+    fitted = calibration()
+    judge = (reader, fitted["book_veto"], fitted["book_vouch"])
+    judged = await _ground_judged(book_settings, book_store, embedder, judge, question)
+    assert judged.composition is None and judged.passages
+
+
+async def test_the_reader_vouches_for_passages_the_answer_model_doubts(
+    book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
+) -> None:
+    question = "Can Git store large video files efficiently?"
+    alone = await _ground_judged(book_settings, book_store, embedder, None, question)
+    assert alone.composition is None and alone.passages
+    sure = (reader, 0.0, 0.0)  # a reader sure of every passage
+    vouched = await _ground_judged(book_settings, book_store, embedder, sure, question)
+    assert vouched.composition is not None
+
+
+async def test_a_follow_up_is_left_to_the_answer_model_whatever_the_reader_says(
+    book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
+) -> None:
+    widened = "What does git reset --soft do? And what does the default mode do?"
+    vetoing = (reader, 1.01, 2.0)  # a reader sure no passage ever answers
+    asked = await _ground_judged(book_settings, book_store, embedder, vetoing, widened)
+    assert asked.composition is None
+    follow_up = await _ground_judged(
+        book_settings, book_store, embedder, vetoing, widened, "And what does the default mode do?"
+    )
+    assert follow_up.composition is not None
+
+
+def test_the_reader_judges_book_and_chapter_coverage_by_default() -> None:
+    assert Settings(_env_file=None).book_judge == "both"  # type: ignore[call-arg]
+    fitted = calibration()
+    assert 0.0 < fitted["book_veto"] < fitted["book_vouch"] < 1.0
 
 
 def _hit(name: str, score: float, text: str, heading_path: list[str]) -> Hit:

@@ -195,14 +195,17 @@ def decide(
     threshold: float | None = None,
     said: Phrases = ENGLISH,
     anchor: int | None = None,
+    vouched: bool = False,
 ) -> tuple[Composition | None, float]:
     """The answer (span or passage) when the passages cover the question, else None; a passage
     is introduced in `said`'s language. `anchor`: the candidate holding the reader's span, which
-    the answer quotes first."""
+    the answer quotes first; `vouched`: the answer reader is sure the passages answer."""
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
     needed = model.threshold(judged.coverage, threshold)
+    if vouched:
+        covered = max(covered, needed)
     if judged.answered_by_shape:
         # X's definition, its section or its introduction in bold is the book's answer to
         # "What is X?", sections titled X and Y to "the difference between X and Y", however
@@ -275,7 +278,9 @@ class Grounder:
         reader: Reader | None = None,
         span_margin: float = 0.0,
         ranker: Reader | None = None,
+        judge: tuple[Reader, float, float] | None = None,
     ) -> None:
+        """`judge`: the answer reader with its veto and vouch (BOOKCHAT_BOOK_JUDGE=both)."""
         self._settings = settings
         self._retriever = retriever
         self._vectors = vectors
@@ -284,6 +289,7 @@ class Grounder:
         self._reader = reader
         self._span_margin = span_margin
         self._ranker = ranker
+        self._judge = judge
         # Passages the reader reads per question: none without one.
         self._read = settings.reader_passages if ranker is not None else 0
 
@@ -313,6 +319,8 @@ class Grounder:
         anchor, span = (
             await self._read_best(asked.text, judged, relevant) if short else (None, None)
         )
+        # A follow-up's words lean on turns the reader does not read: the model alone judges it.
+        sure = await self._reader_p(asked.text, relevant) if focus is None else None
         composition, covered = decide(
             self._model,
             judged,
@@ -321,7 +329,10 @@ class Grounder:
             threshold=self._settings.min_coverage,
             said=said,
             anchor=anchor,
+            vouched=sure is not None and self._judge is not None and sure >= self._judge[2],
         )
+        if sure is not None and self._judge is not None and sure < self._judge[1]:
+            composition = None  # the reader is sure none of the passages answers
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._model.threshold(judged.coverage, self._settings.min_coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
@@ -353,6 +364,14 @@ class Grounder:
         if self._ranker is None or not self._read:
             return list(hits[:top_k])
         return reordered(self._ranker, question, hits[: max(top_k, self._read)])[:top_k]
+
+    async def _reader_p(self, question: str, hits: Sequence[Hit]) -> float | None:
+        """The answer reader's best P that one of `hits` answers; None without a judge."""
+        if self._judge is None:
+            return None
+        texts = [passage_text(h.payload) for h in hits]
+        readings = await asyncio.to_thread(self._judge[0].read, question, texts)
+        return max(r.probability for r in readings)
 
     async def _read_best(
         self, question: str, judged: Judged, hits: Sequence[Hit]

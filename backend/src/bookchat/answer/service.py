@@ -113,10 +113,18 @@ class AnswerService:
             settings.short_answers != "off"
             or settings.reader_passages > 0
             or settings.selection_judge != "model"
+            or settings.book_judge != "model"
         )
         self._reader = Reader(threads=settings.reader_threads) if reads else None
         calibrated = calibration()
         self._span_margin = float(calibrated.get("span", 0.0))
+        # An operator's BOOKCHAT_MIN_COVERAGE is the judge: the reader overrules none of theirs.
+        judges = settings.book_judge == "both" and settings.min_coverage is None
+        self._book_judge = (
+            (self._reader, float(calibrated["book_veto"]), float(calibrated["book_vouch"]))
+            if self._reader is not None and judges
+            else None
+        )
         self._selections = SelectionGrounder(
             settings, self._model, self._vectors, self._reader, calibrated
         )
@@ -287,6 +295,7 @@ class AnswerService:
             self._reader if self._settings.short_answers == "all" else None,
             self._span_margin,
             self._reader if self._settings.reader_passages else None,
+            self._book_judge,
         )
 
     async def _extractive(
