@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bookchat.answer.grounding import Grounder
+from bookchat.answer.grounding import Grounder, ReaderJudge
 from bookchat.answer.model import AnswerModel, default_model
 from bookchat.answer.reader import Reader
 from bookchat.config import Settings
@@ -18,7 +18,7 @@ def book_grounder(
     embedder: Embedder,
     model: AnswerModel | None = None,
     reader: Reader | None = None,
-    judge: tuple[Reader, float, float] | None = None,
+    judge: ReaderJudge | None = None,
 ) -> Grounder:
     """The sample book's grounder with `model` (the committed one by default), `reader` and
     the reader as a `judge` of coverage (with its veto and vouch)."""

@@ -8,7 +8,14 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bookchat.answer.compose import Composition
-from bookchat.answer.grounding import POOL_PASSAGES, Grounder, Grounding, elsewhere, pool
+from bookchat.answer.grounding import (
+    POOL_PASSAGES,
+    Grounder,
+    Grounding,
+    ReaderJudge,
+    elsewhere,
+    pool,
+)
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
 from bookchat.answer.reader import Reader, calibration
@@ -115,7 +122,7 @@ async def _ground_judged(
     settings: Settings,
     store: VectorStore,
     embedder: Embedder,
-    judge: tuple[Reader, float, float] | None,
+    judge: ReaderJudge | None,
     question: str,
     focus: str | None = None,
 ) -> Grounding:
@@ -133,7 +140,7 @@ async def test_the_reader_declines_where_it_is_sure_no_passage_answers(
     alone = await _ground_judged(book_settings, book_store, embedder, None, question)
     assert alone.composition is not None
     fitted = calibration()
-    judge = (reader, fitted["book_veto"], fitted["book_vouch"])
+    judge = ReaderJudge(reader, fitted["book_veto"], fitted["book_vouch"])
     judged = await _ground_judged(book_settings, book_store, embedder, judge, question)
     assert judged.composition is None and judged.passages
 
@@ -144,7 +151,7 @@ async def test_the_reader_vouches_for_passages_the_answer_model_doubts(
     question = "Can Git store large video files efficiently?"
     alone = await _ground_judged(book_settings, book_store, embedder, None, question)
     assert alone.composition is None and alone.passages
-    sure = (reader, 0.0, 0.0)  # a reader sure of every passage
+    sure = ReaderJudge(reader, 0.0, 0.0)  # a reader sure of every passage
     vouched = await _ground_judged(book_settings, book_store, embedder, sure, question)
     assert vouched.composition is not None
 
@@ -153,7 +160,7 @@ async def test_a_follow_up_is_left_to_the_answer_model_whatever_the_reader_says(
     book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
 ) -> None:
     widened = "What does git reset --soft do? And what does the default mode do?"
-    vetoing = (reader, 1.01, 2.0)  # a reader sure no passage ever answers
+    vetoing = ReaderJudge(reader, 1.01, 2.0)  # a reader sure no passage ever answers
     asked = await _ground_judged(book_settings, book_store, embedder, vetoing, widened)
     assert asked.composition is None
     follow_up = await _ground_judged(

@@ -241,6 +241,22 @@ def decide(
     return composed, covered
 
 
+@dataclass(frozen=True, slots=True)
+class ReaderJudge:
+    """The answer reader as a judge of coverage where it is sure (BOOKCHAT_BOOK_JUDGE=both):
+    below `veto` it declines and above `vouch` it answers, whatever the answer model says."""
+
+    reader: Reader
+    veto: float
+    vouch: float
+
+    async def best_p(self, question: str, hits: Sequence[Hit]) -> float:
+        """The reader's best P that one of `hits` answers `question`."""
+        texts = [passage_text(h.payload) for h in hits]
+        readings = await asyncio.to_thread(self.reader.read, question, texts)
+        return max(r.probability for r in readings)
+
+
 # A chapter "covers" a question only if the rest of the book does not answer it far better.
 MUCH_BETTER = 2.0
 
@@ -278,9 +294,9 @@ class Grounder:
         reader: Reader | None = None,
         span_margin: float = 0.0,
         ranker: Reader | None = None,
-        judge: tuple[Reader, float, float] | None = None,
+        judge: ReaderJudge | None = None,
     ) -> None:
-        """`judge`: the answer reader with its veto and vouch (BOOKCHAT_BOOK_JUDGE=both)."""
+        """`judge`: the answer reader overruling the answer model where it is sure."""
         self._settings = settings
         self._retriever = retriever
         self._vectors = vectors
@@ -320,7 +336,8 @@ class Grounder:
             await self._read_best(asked.text, judged, relevant) if short else (None, None)
         )
         # A follow-up's words lean on turns the reader does not read: the model alone judges it.
-        sure = await self._reader_p(asked.text, relevant) if focus is None else None
+        judge = self._judge if focus is None else None
+        sure = await judge.best_p(asked.text, relevant) if judge is not None else None
         composition, covered = decide(
             self._model,
             judged,
@@ -329,9 +346,9 @@ class Grounder:
             threshold=self._settings.min_coverage,
             said=said,
             anchor=anchor,
-            vouched=sure is not None and self._judge is not None and sure >= self._judge[2],
+            vouched=judge is not None and sure is not None and sure >= judge.vouch,
         )
-        if sure is not None and self._judge is not None and sure < self._judge[1]:
+        if judge is not None and sure is not None and sure < judge.veto:
             composition = None  # the reader is sure none of the passages answers
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._model.threshold(judged.coverage, self._settings.min_coverage)
@@ -364,14 +381,6 @@ class Grounder:
         if self._ranker is None or not self._read:
             return list(hits[:top_k])
         return reordered(self._ranker, question, hits[: max(top_k, self._read)])[:top_k]
-
-    async def _reader_p(self, question: str, hits: Sequence[Hit]) -> float | None:
-        """The answer reader's best P that one of `hits` answers; None without a judge."""
-        if self._judge is None:
-            return None
-        texts = [passage_text(h.payload) for h in hits]
-        readings = await asyncio.to_thread(self._judge[0].read, question, texts)
-        return max(r.probability for r in readings)
 
     async def _read_best(
         self, question: str, judged: Judged, hits: Sequence[Hit]

@@ -17,6 +17,7 @@ from bookchat.answer.coverage import chapter_declined, confidence
 from bookchat.answer.grounding import (
     Grounder,
     Grounding,
+    ReaderJudge,
     elsewhere,
 )
 from bookchat.answer.llm.agent import Passage
@@ -121,7 +122,7 @@ class AnswerService:
         # An operator's BOOKCHAT_MIN_COVERAGE is the judge: the reader overrules none of theirs.
         judges = settings.book_judge == "both" and settings.min_coverage is None
         self._book_judge = (
-            (self._reader, float(calibrated["book_veto"]), float(calibrated["book_vouch"]))
+            ReaderJudge(self._reader, calibrated["book_veto"], calibrated["book_vouch"])
             if self._reader is not None and judges
             else None
         )
