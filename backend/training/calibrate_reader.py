@@ -18,7 +18,11 @@ question is asked as the service asks it (the same hybrid retrieval, the same pa
 - chapter mode: answerable questions asked in their own chapter (answered) and in another one
   (declined, or deferred to the chapter the book's best passage lies in);
 - selection mode: the gold paragraph selected (answered); another paragraph of its article, or
-  an unanswerable question's own paragraph (declined).
+  an unanswerable question's own paragraph (declined);
+- book mode's judge (BOOKCHAT_BOOK_JUDGE=both): the reader's best P over the first four passages,
+  for `book_veto` (the highest P keeping 0.98 of each source's answerable questions at or above
+  it) and
+  `book_vouch` (0.99 of the off-topic and uncovered asks stay below it).
 A mode's threshold is the lowest P(covered) that declines TARGET_DECLINED of its negatives
 (off-topic and uncovered in book mode; other passages in selection mode), so that a reader asking
 about something the book lacks is told so; the figures at that threshold are written beside it.
@@ -219,10 +223,10 @@ def squad_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def threshold_for(negatives: list[float]) -> float:
-    """The lowest threshold declining TARGET_DECLINED of `negatives`."""
+def threshold_for(negatives: list[float], declined: float = TARGET_DECLINED) -> float:
+    """The lowest threshold declining `declined` of `negatives`."""
     ordered = sorted(negatives)
-    at = min(len(ordered) - 1, int(np.ceil(TARGET_DECLINED * len(ordered))) - 1)
+    at = min(len(ordered) - 1, int(np.ceil(declined * len(ordered))) - 1)
     return round(float(ordered[at]) + 1e-4, 4)
 
 
@@ -333,11 +337,10 @@ def main() -> None:
     )
     pooled = pool_scores.by_kind
     book_veto = veto_for(pooled["squad:answerable"], pooled.get("sample:answerable", []))
-    negatives = sorted(
+    lacking = [
         v for k, vs in pooled.items() if k.endswith((":off-topic", ":uncovered")) for v in vs
-    )
-    at = min(len(negatives) - 1, int(np.ceil(VOUCH_DECLINED * len(negatives))) - 1)
-    book_vouch = round(float(negatives[at]) + 1e-4, 4)
+    ]
+    book_vouch = threshold_for(lacking, VOUCH_DECLINED)
     margin, chapter_figures = fit_margin(chapters, covered)
     span_margin = fit_span_margin(
         [None if s is None else s[0] for s in spans], [round(-6 + 0.5 * i, 1) for i in range(17)]
