@@ -21,8 +21,7 @@ question is asked as the service asks it (the same hybrid retrieval, the same pa
   an unanswerable question's own paragraph (declined);
 - book mode's judge (BOOKCHAT_BOOK_JUDGE=both): the reader's best P over the first four passages,
   for `book_veto` (the highest P keeping 0.98 of each source's answerable questions at or above
-  it) and
-  `book_vouch` (0.99 of the off-topic and uncovered asks stay below it).
+  it) and `book_vouch` (0.99 of the off-topic and uncovered asks stay below it).
 A mode's threshold is the lowest P(covered) that declines TARGET_DECLINED of its negatives
 (off-topic and uncovered in book mode; other passages in selection mode), so that a reader asking
 about something the book lacks is told so; the figures at that threshold are written beside it.
