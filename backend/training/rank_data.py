@@ -118,6 +118,11 @@ def sources(scratch: Path) -> list[Source]:
     return books
 
 
+def answering_chunks(chunks: list[dict[str, Any]], doc: str, answer: str) -> list[dict[str, Any]]:
+    """The chunk payloads of page `doc` whose text (as the reader reads it) holds `answer`."""
+    return [c for c in chunks if c.get("path") == doc and answer in passage_text(c)]
+
+
 def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[Group]:
     book = ScratchBook(source.docs, embedder, data)
     try:
@@ -137,9 +142,7 @@ def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[G
                 start = text.find(answer) if mine else -1
                 candidates.append(Candidate(text, section, rank, mine, start))
             if answer and not gold_sections:
-                missed = [
-                    c for c in chunks if c.get("path") == row["doc"] and answer in passage_text(c)
-                ]
+                missed = answering_chunks(chunks, row["doc"], answer)
                 if not missed:
                     continue
                 text = passage_text(missed[0])

@@ -24,9 +24,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rank_data import Source, sources
+from rank_data import Source, answering_chunks, sources
 
-from bookchat.answer.short_answer import passage_text
 from bookchat.ingest.corpus import build_corpus
 
 MEASURED_ONLY = "rust-book"
@@ -51,7 +50,7 @@ def fixture_rows(source: Source) -> list[dict[str, Any]]:
         if not answer:
             rows.append({**base, "slice": "book/uncovered", "expected_status": "abstained"})
             continue
-        found = [c for c in chunks if c.get("path") == row["doc"] and answer in passage_text(c)]
+        found = answering_chunks(chunks, row["doc"], answer)
         if not found:
             continue  # its words are not in any chunk as ingest cuts them: nothing to score
         rows.append(

@@ -45,7 +45,6 @@ from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.answer.reader import Reader
-from bookchat.answer.short_answer import passage_text
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.corpus import build_corpus
@@ -122,6 +121,8 @@ def sample_questions(path: Path) -> list[Question]:
 def readers_questions(name: str, docs: Path, rows: list[dict[str, Any]]) -> list[Question]:
     """A readers'-question book's training rows (rank_data.py's four in five): each answerable
     one placed on the section of its page whose chunk holds its answer's words."""
+    from rank_data import answering_chunks
+
     chunks = [c.payload for c in build_corpus(docs).chunks]
     out = []
     for row in rows:
@@ -131,7 +132,7 @@ def readers_questions(name: str, docs: Path, rows: list[dict[str, Any]]) -> list
         if not answer:
             out.append(Question(row["question"], None, None, (), None, name))
             continue
-        found = [c for c in chunks if c.get("path") == row["doc"] and answer in passage_text(c)]
+        found = answering_chunks(chunks, row["doc"], answer)
         if found:
             section = str(found[0].get("section"))
             out.append(Question(row["question"], row["doc"], section, (answer,), None, name))

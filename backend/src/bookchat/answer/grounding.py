@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -250,11 +251,13 @@ class ReaderJudge:
     veto: float
     vouch: float
 
-    async def best_p(self, question: str, hits: Sequence[Hit]) -> float:
-        """The reader's best P that one of `hits` answers `question`."""
+    async def verdict(self, question: str, hits: Sequence[Hit]) -> Literal["veto", "vouch"] | None:
+        """What the reader, sure of it, says of `hits` for `question` (its best P against the
+        veto and the vouch); None where it leaves the answer model to judge."""
         texts = [passage_text(h.payload) for h in hits]
         readings = await asyncio.to_thread(self.reader.read, question, texts)
-        return max(r.probability for r in readings)
+        best = max(r.probability for r in readings)
+        return "veto" if best < self.veto else "vouch" if best >= self.vouch else None
 
 
 # A chapter "covers" a question only if the rest of the book does not answer it far better.
@@ -337,7 +340,7 @@ class Grounder:
         )
         # A follow-up's words lean on turns the reader does not read: the model alone judges it.
         judge = self._judge if focus is None else None
-        sure = await judge.best_p(asked.text, relevant) if judge is not None else None
+        verdict = await judge.verdict(asked.text, relevant) if judge is not None else None
         composition, covered = decide(
             self._model,
             judged,
@@ -346,9 +349,9 @@ class Grounder:
             threshold=self._settings.min_coverage,
             said=said,
             anchor=anchor,
-            vouched=judge is not None and sure is not None and sure >= judge.vouch,
+            vouched=verdict == "vouch",
         )
-        if judge is not None and sure is not None and sure < judge.veto:
+        if verdict == "veto":
             composition = None  # the reader is sure none of the passages answers
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._model.threshold(judged.coverage, self._settings.min_coverage)
