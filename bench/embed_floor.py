@@ -22,7 +22,7 @@ from bookchat.config import Settings
 from bookchat.embedding.embedder import MAX_TOKENS, Embedder, batches_by_length
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.sync import _BATCH, plan_sync
-from bookchat.ingest.unit_vectors import chunk_sentences
+from bookchat.markdown.unit_layout import chunk_sentences
 
 # `bookchat ingest` (cli.cmd_ingest) gives its embedder two threads; the server keeps one.
 INGEST_THREADS = 2

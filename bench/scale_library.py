@@ -101,7 +101,7 @@ def real_vectors(chunks: list[str]) -> tuple[np.ndarray, Json]:
 
 def real_sentence_vectors(chunks: list[str]) -> tuple[list[np.ndarray], Json]:
     """Per real paragraph, one MiniLM row per sentence as ingest stores them (bench/.cache)."""
-    from bookchat.ingest.unit_vectors import chunk_sentences
+    from bookchat.markdown.unit_layout import chunk_sentences
 
     splits = [chunk_sentences({"text": text}) for text in chunks]
     distinct = list(dict.fromkeys(s for split in splits for s in split))
@@ -180,7 +180,7 @@ class Library:
 
     def payload(self, i: int) -> Json:
         """A payload shaped like ingest's: ids, location, heading, text, layout and hashes."""
-        from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT
+        from bookchat.markdown.unit_layout import SENTENCE_LAYOUT
 
         doc = i // DOC_CHUNKS
         part = doc % CHAPTERS

@@ -74,6 +74,7 @@ def _bookchat_stages(path: Path) -> set[str]:
 # of one layer never import each other.
 LAYERS: list[set[str]] = [
     {"config"},
+    {"markdown"},  # answer units and page outlines: what ingest stores and query time reads
     {"embedding"},  # the MiniLM model: what ingest and retrieval both compute
     {"vectorstore"},
     {"ingest"},
@@ -105,3 +106,15 @@ def test_no_package_imports_a_layer_above_its_own() -> None:
         if above:
             offenders[p.relative_to(SRC).as_posix()] = above
     assert offenders == {}
+
+
+def test_the_stages_that_answer_never_import_ingest() -> None:
+    # What ingest stores is read back through markdown/ and the store: answering a question never
+    # steps into the ingest pipeline (issue #29 item 3: "no query-time call into ingest/").
+    answering = {"retrieval", "overview", "answer", "cache", "history"}
+    offenders = {
+        p.relative_to(SRC).as_posix()
+        for p in _modules()
+        if p.relative_to(SRC).parts[0] in answering and "ingest" in _bookchat_stages(p)
+    }
+    assert offenders == set()

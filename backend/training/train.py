@@ -48,7 +48,7 @@ from bookchat.answer.reader import Reader
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.corpus import build_corpus
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 from bookchat.retrieval.named import code_terms
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bookchat.answer.features import Candidate
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 
 SECTION = """Learning about merges is useful.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bookchat.answer.compose import Source, compose
 from bookchat.answer.features import Candidate
-from bookchat.ingest.units import Unit, split_units
+from bookchat.markdown.units import Unit, split_units
 
 
 def _source(n: int) -> Source:

@@ -15,7 +15,7 @@ from bookchat.answer.features import (
     overlap,
 )
 from bookchat.answer.terms import content_terms
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 
 
 def test_overlap_is_the_weighted_share_of_question_terms_found() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 
 from bookchat.answer import select, shape
 from bookchat.answer.features import Candidate
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 from tests.answer.candidates import candidates_of, clone_sections, scored, texts_of
 
 

@@ -10,7 +10,7 @@ from bookchat.answer import select, shape
 from bookchat.answer.asked import Asked
 from bookchat.answer.features import Candidate
 from bookchat.answer.shape import titled
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 from tests.answer.candidates import candidates_of, clone_sections, scored, texts_of, top_texts
 
 

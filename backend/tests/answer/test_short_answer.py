@@ -6,7 +6,7 @@ from bookchat.answer.reader import Reader, Reading, Span
 from bookchat.answer.short_answer import holding_unit, passage_text, shown_in, span_of
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 from bookchat.vectorstore import VectorStore
 from tests.answer.grounders import book_grounder
 

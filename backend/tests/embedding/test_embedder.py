@@ -17,7 +17,7 @@ from bookchat.embedding.embedder import (
 )
 from bookchat.embedding.minilm import bf16_native
 from bookchat.ingest.corpus import build_corpus
-from bookchat.ingest.units import payload_units
+from bookchat.markdown.units import payload_units
 
 TEXTS = [
     "How do I undo the last commit but keep my changes?",

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.outline import is_summary_heading, lead_sentence, opening_passage
-from bookchat.ingest.page_outline import PageOutline, outlines_of
-from bookchat.ingest.units import split_units
+from bookchat.markdown.page_outline import PageOutline, outlines_of
+from bookchat.markdown.units import split_units
 from tests.conftest import SAMPLE_BOOK
 
 

@@ -20,7 +20,7 @@ from bookchat.ingest.corpus import build_corpus
 from bookchat.ingest.report import SyncReport
 from bookchat.ingest.run import SiteSource, run_ingest
 from bookchat.ingest.tokens import model_length
-from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT, chunk_sentences
+from bookchat.markdown.unit_layout import SENTENCE_LAYOUT, chunk_sentences
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Point, open_store

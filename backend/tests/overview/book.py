@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from bookchat.ingest.corpus import build_corpus
-from bookchat.ingest.page_outline import PageOutline, outlines_of
+from bookchat.markdown.page_outline import PageOutline, outlines_of
 from bookchat.retrieval.catalog import Catalog
 from tests.conftest import SAMPLE_BOOK
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bookchat.ingest.page_outline import OutlineSection, PageOutline
+from bookchat.markdown.page_outline import OutlineSection, PageOutline
 from bookchat.overview.compose import BUDGET, book_overview, chapter_overview, page_overview, words
 from bookchat.overview.said import ENGLISH, FRENCH
 from tests.overview.book import sample_book

@@ -13,7 +13,7 @@ import pytest
 from bookchat.answer.features import Candidate
 from bookchat.answer.grounding import hit_candidates
 from bookchat.embedding.embedder import DIMENSIONS, Embedder
-from bookchat.ingest.unit_vectors import chunk_sentences
+from bookchat.markdown.unit_layout import chunk_sentences
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.vectorstore import Hit, Point, VectorStore

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from bookchat.answer.features import Candidate
 from bookchat.answer.schema import Citation
-from bookchat.ingest.units import Unit
+from bookchat.markdown.units import Unit
 from bookchat.overview.compose import Cited
 
 EXCERPT_CHARS = 400

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import Asked
-from bookchat.answer.compose import Composition, Source
+from bookchat.answer.compose import Composition
 from bookchat.answer.features import FEATURES, Candidate, idf_weights, overlap
 from bookchat.answer.model import COVERAGE_FEATURES
 from bookchat.answer.phrases import ENGLISH, Phrases
@@ -156,22 +156,6 @@ def suggest_chapter(
         url=str(chapter.get("url", "")),
         section=cited.section,
         section_url=cited.url,
-    )
-
-
-def selection_source(page: str | None, catalog: Catalog, score: float) -> Source:
-    """The one citation of selection mode: the selection, placed on its page when known."""
-    found = catalog.page_at(page) if page else None
-    chapter, page_info = found if found else ({}, {})
-    return Source(
-        chunk_id="selection",
-        path=str(page_info.get("path", "")),
-        doc_id=str(page_info.get("doc_id", "")),
-        chapter=str(chapter.get("key", "")),
-        chapter_title=str(chapter.get("title", "")),
-        section="",
-        url=page or "",
-        score=round(score, 4),
     )
 
 

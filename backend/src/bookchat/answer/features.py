@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer.asked import QUESTION_TYPES, Asked
 from bookchat.answer.terms import content_terms
-from bookchat.ingest.units import ROLES, Unit, announces
+from bookchat.markdown.units import ROLES, Unit, announces
 
 
 def idf_weights(pool: Sequence[AbstractSet[str]]) -> dict[str, float]:

@@ -27,7 +27,7 @@ from bookchat.answer.reader import Reader
 from bookchat.answer.reading import reordered
 from bookchat.answer.short_answer import passage_text, shown_in, span_and_unit
 from bookchat.config import Settings
-from bookchat.ingest.units import Unit, payload_units
+from bookchat.markdown.units import Unit, payload_units
 from bookchat.retrieval.named import names_all
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors

@@ -21,7 +21,7 @@ from bookchat.answer.asked import extends
 from bookchat.answer.features import Candidate
 from bookchat.answer.shape import Side
 from bookchat.answer.terms import either_number
-from bookchat.ingest.units import ANAPHOR, Unit, announces
+from bookchat.markdown.units import ANAPHOR, Unit, announces
 
 # Other units join the best one when their score is at least this share of its score.
 NEAR_BEST = 0.3

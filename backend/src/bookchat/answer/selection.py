@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from bookchat.answer.asked import Asked
-from bookchat.answer.coverage import selection_source
+from bookchat.answer.compose import Source
 from bookchat.answer.features import Context
 from bookchat.answer.grounding import Grounding, decide, judge, unit_candidates
 from bookchat.answer.llm.agent import Passage
@@ -25,13 +25,29 @@ from bookchat.answer.phrases import Phrases
 from bookchat.answer.reader import Reader, Reading
 from bookchat.answer.short_answer import span_and_unit
 from bookchat.config import Settings
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 from bookchat.retrieval.catalog import Catalog
 from bookchat.retrieval.followup import asks_about_the_passage
 from bookchat.retrieval.sentence_vectors import SentenceVectors
 
 # A long selection is judged on its first units: each must be embedded at query time.
 MAX_SELECTION_UNITS = 40
+
+
+def selection_source(page: str | None, catalog: Catalog, score: float) -> Source:
+    """The one citation of selection mode: the selection, placed on its page when known."""
+    found = catalog.page_at(page) if page else None
+    chapter, page_info = found if found else ({}, {})
+    return Source(
+        chunk_id="selection",
+        path=str(page_info.get("path", "")),
+        doc_id=str(page_info.get("doc_id", "")),
+        chapter=str(chapter.get("key", "")),
+        chapter_title=str(chapter.get("title", "")),
+        section="",
+        url=page or "",
+        score=round(score, 4),
+    )
 
 
 class SelectionGrounder:

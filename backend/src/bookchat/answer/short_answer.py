@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bookchat.answer.reader import Reading, Span
-from bookchat.ingest.units import Unit
+from bookchat.markdown.units import Unit
 
 _MARKUP = re.compile(r"\*\*|__|`")
 # Spans that run across a table's cells, a list's items or lines are layout, not an answer.

@@ -25,7 +25,7 @@ import re
 from dataclasses import astuple
 
 from bookchat.answer.phrases import CATALOGUE
-from bookchat.ingest.units import ANAPHOR, FENCE, LIST_ITEM
+from bookchat.markdown.units import ANAPHOR, FENCE, LIST_ITEM
 from bookchat.overview.said import ENGLISH, FRENCH
 
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")

@@ -16,8 +16,9 @@ from numpy.typing import NDArray
 
 from bookchat.embedding.embedder import DIMENSIONS, Embedder
 from bookchat.ingest.corpus import Chunk
-from bookchat.ingest.unit_vectors import chunk_sentences, usable_rows
+from bookchat.markdown.unit_layout import chunk_sentences
 from bookchat.vectorstore import VectorStore
+from bookchat.vectorstore.base import usable_rows
 
 
 @dataclass(slots=True)

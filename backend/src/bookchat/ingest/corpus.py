@@ -15,9 +15,9 @@ from bookchat.ingest.manifest import CURRENT, PLAIN_LOCALE
 from bookchat.ingest.outline import edition_outlines
 from bookchat.ingest.pages import Page, Skipped, scan_docs
 from bookchat.ingest.sections import split_sections
-from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT
-from bookchat.ingest.units import split_units, units_of_chunk
 from bookchat.ingest.vocabulary import book_vocabulary
+from bookchat.markdown.unit_layout import SENTENCE_LAYOUT
+from bookchat.markdown.units import split_units, units_of_chunk
 from bookchat.vectorstore.base import SENTENCE_LAYOUT_FIELD
 
 

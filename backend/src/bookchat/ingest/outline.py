@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bookchat.ingest.chapters import Chapter
-from bookchat.ingest.page_outline import Kind, OutlineSection, PageOutline, edition_key
 from bookchat.ingest.pages import Page
 from bookchat.ingest.sections import split_sections
-from bookchat.ingest.units import ANAPHOR, FENCE, LIST_ITEM, Unit, is_furniture_heading
+from bookchat.markdown.page_outline import Kind, OutlineSection, PageOutline, edition_key
+from bookchat.markdown.units import ANAPHOR, FENCE, LIST_ITEM, Unit, is_furniture_heading
 
 # Headings of the authors' own summary of a page (English and French).
 _SUMMARY_HEADING = re.compile(

@@ -20,7 +20,7 @@ from bookchat.ingest.chunk_vectors import ChunkVectors, Memo, embed_missing, reu
 from bookchat.ingest.corpus import Chunk, Corpus
 from bookchat.ingest.report import SyncReport, edition_of, tally
 from bookchat.ingest.tokens import model_length
-from bookchat.ingest.unit_vectors import chunk_sentences
+from bookchat.markdown.unit_layout import chunk_sentences
 from bookchat.vectorstore import Point, VectorStore
 from bookchat.vectorstore.sparse import sparse_document
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bookchat.ingest.page_outline import PageOutline, outlines_of
+from bookchat.markdown.page_outline import PageOutline, outlines_of
 from bookchat.overview.ask import recognise
 from bookchat.overview.compose import Cited, compose, words
 from bookchat.overview.said import overview_phrases

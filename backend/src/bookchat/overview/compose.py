@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bookchat.ingest.page_outline import OutlineSection, PageOutline
+from bookchat.markdown.page_outline import OutlineSection, PageOutline
 from bookchat.overview.said import OverviewPhrases
 from bookchat.overview.scope import Target
 

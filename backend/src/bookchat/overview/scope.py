@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from bookchat.ingest.page_outline import PageOutline
+from bookchat.markdown.page_outline import PageOutline
 from bookchat.overview.ask import OverviewAsk, Scope
 from bookchat.retrieval.catalog import Catalog
 

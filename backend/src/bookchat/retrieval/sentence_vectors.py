@@ -2,7 +2,7 @@
 
 What is embedded at query time (selections, the check of generated answers, an index without
 stored rows) goes through an LRU cache, which the warm-up fills from the rows ingest stored
-(bookchat.ingest.unit_vectors) before the first questions; an answer's candidate units take their
+(bookchat.markdown.unit_layout) before the first questions; an answer's candidate units take their
 stored rows when those still stand for them, and are embedded otherwise.
 """
 
@@ -18,8 +18,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.embedding.embedder import Embedder
-from bookchat.ingest.unit_vectors import chunk_sentences, usable_rows
+from bookchat.markdown.unit_layout import chunk_sentences
 from bookchat.vectorstore import Hit, VectorStore
+from bookchat.vectorstore.base import usable_rows
 
 
 class _Text(Protocol):

@@ -10,6 +10,8 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.markdown.unit_layout import SENTENCE_LAYOUT
+
 # Payload fields every store indexes for filtering.
 INDEXED_FIELDS = ("chapter", "doc_id", "path", "version", "locale")
 
@@ -27,7 +29,7 @@ def point_id(chunk_id: str) -> str:
 FINGERPRINT_FIELDS = ["chunk_id", "content_hash", "text_hash"]
 
 # Payload field saying which sentence split a point's `sentences` rows follow (an int written by
-# ingest; see bookchat.ingest.unit_vectors). Points written before it existed have none.
+# ingest; see bookchat.markdown.unit_layout). Points written before it existed have none.
 SENTENCE_LAYOUT_FIELD = "sentence_layout"
 
 
@@ -82,6 +84,17 @@ def stored_sentences(payload: Mapping[str, Any] | None, rows: Any, dim: int) -> 
     empty = rows is None or len(rows) == 0
     matrix = np.zeros((0, dim), dtype=np.float32) if empty else np.asarray(rows, dtype=np.float32)
     return StoredSentences(layout if isinstance(layout, int) else None, matrix)
+
+
+def usable_rows(
+    stored: StoredSentences | None, sentences: Sequence[str]
+) -> NDArray[np.float32] | None:
+    """The stored rows when they stand for exactly `sentences` (today's units), else None."""
+    if stored is None or stored.layout != SENTENCE_LAYOUT:
+        return None
+    if len(stored.vectors) != len(sentences):
+        return None
+    return stored.vectors
 
 
 def sentences_by_chunk(records: Iterable[Any], name: str, dim: int) -> dict[str, StoredSentences]:

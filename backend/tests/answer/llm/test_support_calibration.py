@@ -7,7 +7,7 @@ import numpy as np
 from bookchat.answer.llm.check import embedding_key
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
-from bookchat.ingest.units import split_units
+from bookchat.markdown.units import split_units
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import VectorStore
 from tests.answer.llm.support_cases import CASES, OFF_TOPIC

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from bookchat.answer.llm.agent import REFUSAL, Passage
 from bookchat.answer.schema import Citation, Status
-from bookchat.ingest.units import FENCE, LIST_ITEM, split_units
+from bookchat.markdown.units import FENCE, LIST_ITEM, split_units
 from bookchat.retrieval.sentence_vectors import SentenceVectors
 
 EXCERPT_CHARS = 400
@@ -242,7 +242,7 @@ def _paragraphs(answer: str) -> Iterator[str]:
 
 def answer_sentences(answer: str) -> list[str]:
     """The answer's sentences in order (code blocks and headings left out)."""
-    # Unlike the book's splitter (ingest/units.py), a sentence may start in lower case (models
+    # Unlike the book's splitter (markdown/units.py), a sentence may start in lower case (models
     # begin sentences with `git ...`) and a lone marker run such as "[1][3]" is kept, because
     # it belongs to the sentence before it (see `claims`).
     out: list[str] = []

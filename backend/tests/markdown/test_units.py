@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bookchat.ingest.units import (
+from bookchat.markdown.units import (
     Unit,
     is_furniture_heading,
     payload_units,

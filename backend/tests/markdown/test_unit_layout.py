@@ -1,11 +1,8 @@
-"""Unit vectors as ingest stores them: the layout number and when stored rows still fit."""
+"""The unit rows' layout: the number the unit split stands for."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from bookchat.ingest.unit_vectors import SENTENCE_LAYOUT, chunk_sentences, usable_rows
-from bookchat.vectorstore.base import StoredSentences
+from bookchat.markdown.unit_layout import SENTENCE_LAYOUT, chunk_sentences
 
 # Prose, a question, list items, a numbered item too short to keep, a table, a code fence, a
 # fragment, abbreviations and quotes, a bold numbered step, a heading: what the unit split decides
@@ -43,7 +40,7 @@ The four spaces:
    - Setup scripts for sourcing your workspace"""
 
 # The units the current layout stands for. When the unit parser changes this, bump
-# SENTENCE_LAYOUT in bookchat/ingest/unit_vectors.py and pin the new units here under the new
+# SENTENCE_LAYOUT in bookchat/markdown/unit_layout.py and pin the new units here under the new
 # number: indexes then re-embed their units at the next ingest instead of serving old rows.
 PINNED = {
     # Answer units: list items, table rows read with their header, the code block, whole; a
@@ -82,18 +79,3 @@ def test_the_sentence_split_is_the_one_the_layout_number_stands_for() -> None:
     assert chunk_sentences({"text": SAMPLE}) == PINNED[SENTENCE_LAYOUT], (
         "the units changed: bump SENTENCE_LAYOUT and pin the new units in PINNED"
     )
-
-
-def _stored(rows: int, layout: int | None = SENTENCE_LAYOUT) -> StoredSentences:
-    return StoredSentences(layout, np.ones((rows, 4), dtype=np.float32))
-
-
-def test_rows_are_used_only_with_the_current_layout_and_one_row_per_sentence() -> None:
-    sentences = ["One whole sentence here.", "And another one here."]
-    assert usable_rows(_stored(2), sentences) is not None
-    assert usable_rows(_stored(2, layout=SENTENCE_LAYOUT + 1), sentences) is None
-    assert usable_rows(_stored(2, layout=None), sentences) is None  # written before markers
-    assert usable_rows(_stored(3), sentences) is None
-    assert usable_rows(_stored(0), sentences) is None  # an index without sentence vectors
-    assert usable_rows(None, sentences) is None
-    assert usable_rows(_stored(0), []) is not None  # nothing to embed for a chunk without any

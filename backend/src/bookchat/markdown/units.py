@@ -7,8 +7,8 @@ so page furniture (learning objectives, reading lists, exercises, summaries, sel
 searchable without ever being quoted as the answer when prose answers.
 
 Ingest parses every section body once, with its heading path, and stores the units of each chunk
-in its payload (`units_of_chunk`); a payload written before units existed is parsed here on the
-fly from its text (`payload_units`).
+in its payload (`units_of_chunk`); query time reads them back (`payload_units`) and
+parses only what is not stored: a reader's selection, a generated answer.
 """
 
 from __future__ import annotations
