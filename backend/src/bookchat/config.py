@@ -63,7 +63,8 @@ class Settings(BaseSettings):
     # Where answers carry the reader's short answer: in selection mode only (default: there the
     # reader reads prose as it was trained to; on the sample book's passages its book-mode spans
     # point at the answer only about 60 % of the time, decisions.md "The answer reader"), in every
-    # mode, or nowhere. Where the reader reads, the quote is built around the unit of its span.
+    # mode, or nowhere. Where the reader reads (every mode unless `off`), the quote is built
+    # around the unit of its span, shown or not.
     short_answers: Literal["selection", "all", "off"] = Field(
         default="selection", alias="BOOKCHAT_SHORT_ANSWERS"
     )

@@ -382,3 +382,29 @@ def test_choose_quotes_the_readers_unit_first_whatever_its_score() -> None:
     assert choice is not None and choice.is_span
     assert "`--no-ff`" in choice.units[0].unit.text
     assert scores[anchor] == 0.05  # the caller's scores are left as they were
+
+
+def test_a_readers_unit_leads_a_passage_where_no_unit_answers_on_its_own() -> None:
+    # Book mode: the reader chooses where the quote is built, the answer model whether one unit
+    # answers on its own; below the span threshold the answer stays a passage, around the anchor.
+    candidates = candidates_of()
+    scores = scored(candidates, "fast-forward merge is", 0.3)
+    anchor = next(i for i, c in enumerate(candidates) if "`--no-ff`" in c.unit.text)
+    kept = select.choose(
+        candidates, scores, 120, span_threshold=0.5, anchor=anchor, anchor_answers=False
+    )
+    assert kept is not None and not kept.is_span
+    assert any("`--no-ff`" in c.unit.text for c in kept.units)
+    # Where the answer model's best unit answers on its own, the reader's unit leads a span.
+    led = select.choose(
+        candidates,
+        scored(candidates, "fast-forward merge is", 0.9),
+        120,
+        span_threshold=0.5,
+        anchor=anchor,
+        anchor_answers=False,
+    )
+    assert led is not None and led.is_span and "`--no-ff`" in led.units[0].unit.text
+    # A selection's reader decides both: its unit is a span whatever the scores.
+    forced = select.choose(candidates, scores, 120, span_threshold=0.5, anchor=anchor)
+    assert forced is not None and forced.is_span

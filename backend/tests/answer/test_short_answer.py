@@ -77,7 +77,8 @@ def test_the_reader_reads_a_chunk_under_its_heading() -> None:
 async def test_a_grounded_answer_carries_the_span_of_its_first_citation(
     book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
 ) -> None:
-    grounder = book_grounder(book_settings, book_store, embedder, reader=reader)
+    shown = book_settings.model_copy(update={"short_answers": "all"})
+    grounder = book_grounder(shown, book_store, embedder, reader=reader)
     question = "Which Git version do I need for git switch?"
     grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
     assert grounding.composition is not None and grounding.short_answer is not None
@@ -104,5 +105,12 @@ async def test_a_book_answer_is_built_around_the_unit_holding_the_readers_span(
     assert alone.composition is not None and read.composition is not None
     assert "`medium`: the default" not in alone.composition.answer
     assert "`medium`: the default" in read.composition.answer
-    # The item itself, as the training question's answer is written: "medium: the default; …".
-    assert read.short_answer is not None and read.short_answer.startswith("medium")
+    # By default the span chooses the quote and is not shown; BOOKCHAT_SHORT_ANSWERS=all shows
+    # the item itself, as the training question's answer is written: "medium: the default; …".
+    assert read.short_answer is None
+    shown = book_settings.model_copy(update={"short_answers": "all"})
+    told = await book_grounder(shown, book_store, embedder, reader=reader).ground(
+        question, vector, 5
+    )
+    assert told.composition is not None and told.composition.answer == read.composition.answer
+    assert told.short_answer is not None and told.short_answer.startswith("medium")

@@ -25,7 +25,7 @@ from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
 from bookchat.answer.reading import reordered
-from bookchat.answer.short_answer import passage_text, shown_in, span_and_unit
+from bookchat.answer.short_answer import passage_text, shown_in, span_and_unit, span_of
 from bookchat.config import Settings
 from bookchat.markdown.units import Unit, payload_units
 from bookchat.retrieval.named import names_all
@@ -84,6 +84,12 @@ class Judged:
     def defines(self) -> bool:
         """ "What is X?": the candidates hold X's definition, the section titled X or X in bold."""
         return self.answered_by_shape and bool(self.asked.defined)
+
+    @property
+    def best(self) -> int:
+        """The candidate an answer opens with, ranked as `decide` ranks them: by the answer
+        model's scores with the units the question's shape asks for on top."""
+        return select.best_index(self.candidates, self.shaped.scores)
 
 
 def pool(
@@ -196,11 +202,13 @@ def decide(
     threshold: float | None = None,
     said: Phrases = ENGLISH,
     anchor: int | None = None,
+    anchor_answers: bool = True,
     vouched: bool = False,
 ) -> tuple[Composition | None, float]:
     """The answer (span or passage) when the passages cover the question, else None; a passage
     is introduced in `said`'s language. `anchor`: the candidate holding the reader's span, which
-    the answer quotes first; `vouched`: the answer reader is sure the passages answer."""
+    the answer quotes first (a span whatever the answer model says when `anchor_answers`, as in
+    a selection); `vouched`: the answer reader is sure the passages answer."""
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
@@ -227,6 +235,7 @@ def decide(
         span_threshold=model.span_threshold,
         sides=judged.shaped.sides,
         anchor=anchor,
+        anchor_answers=anchor_answers,
     )
     if choice is None:
         return None, covered
@@ -335,8 +344,8 @@ class Grounder:
         asked, asked_vector = (Asked.of(focus[0]), focus[1]) if focus else (query, vector)
         judged = await self.judge_hits(asked, asked_vector, relevant)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
-        anchor, span = (
-            await self._read_best(asked.text, judged, relevant) if short else (None, None)
+        anchor, span, sure = (
+            await self._read_best(asked.text, judged, relevant) if short else (None, None, False)
         )
         # A follow-up's words lean on turns the reader does not read: the model alone judges it.
         judge = self._judge if focus is None else None
@@ -349,6 +358,10 @@ class Grounder:
             threshold=self._settings.min_coverage,
             said=said,
             anchor=anchor,
+            # The reader chooses the unit. Whether one unit answers on its own is the reader's
+            # call where it is sure of its span, else the answer model's: "Tell me about
+            # installing Git" keeps its passage.
+            anchor_answers=sure,
             vouched=verdict == "vouch",
         )
         if verdict == "veto":
@@ -363,7 +376,10 @@ class Grounder:
             composition is None
             or composition.kind != "span"
             or not shown_in(span, composition.answer)
+            or self._settings.short_answers != "all"
         ):
+            # Outside selections the span chooses the quote but is shown only when asked for:
+            # on textbook prose it points at the answer too rarely to stand in bold.
             span = None
         return Grounding(
             composition, covered, passages, threshold, best, judged.defines, named, span
@@ -387,21 +403,25 @@ class Grounder:
 
     async def _read_best(
         self, question: str, judged: Judged, hits: Sequence[Hit]
-    ) -> tuple[int | None, str | None]:
-        """The reader's short answer in the passage of the answer model's best unit, and the
-        candidate holding it (the quote is built around it); (None, None) without a reader."""
+    ) -> tuple[int | None, str | None, bool]:
+        """The reader's short answer in the passage the answer would open with (its best unit
+        as `decide` ranks them: the question's shape first), the candidate holding it (the
+        quote is built around it) and whether the reader is sure of it (it beats "no answer");
+        (None, None, False) without a reader."""
         if self._reader is None or not judged.candidates:
-            return None, None
-        hit = hits[judged.candidates[select.best_index(judged.candidates, judged.scores)].source]
+            return None, None, False
+        hit = hits[judged.candidates[judged.best].source]
         text = passage_text(hit.payload)
         (reading,) = await asyncio.to_thread(self._reader.read, question, [text])
         units = payload_units(hit.payload)
         span, held = span_and_unit(reading, units, text, min_margin=self._span_margin)
         if held is None:
-            return None, span
+            return None, span, False
+        sure = span_of(reading, min_margin=0.0) is not None
         # Overlapping chunks share units: the candidate is the unit's first appearance.
         texts = [c.unit.text for c in judged.candidates]
-        return (texts.index(units[held].text) if units[held].text in texts else None), span
+        found = texts.index(units[held].text) if units[held].text in texts else None
+        return found, span, sure
 
     async def judge_hits(
         self, asked: Asked, vector: NDArray[np.float32], hits: Sequence[Hit]

@@ -52,16 +52,21 @@ def choose(
     span_threshold: float,
     sides: Sequence[Side] = (),
     anchor: int | None = None,
+    anchor_answers: bool = True,
 ) -> Choice | None:
     """The units to quote: a span when the best unit reaches `span_threshold`, else the passage
     around it, each with the compared `sides` it leaves out; None when nothing can be quoted.
-    `anchor`: the unit holding the reader's span, quoted first whatever its score."""
+    `anchor`: the unit holding the reader's span, quoted first whatever its score; a span
+    whatever the answer model says when `anchor_answers`, else a span only where the answer
+    model's best unit answers on its own."""
+    on_its_own = scores[best_index(candidates, scores)] >= span_threshold
     if anchor is not None:
         # The reader read the question with the words and points into this unit: the answer
         # model's scores only choose what is quoted around it.
         scores = scores.copy()
         scores[anchor] = max(float(scores.max()), span_threshold) + 1e-6
-    if scores[best_index(candidates, scores)] >= span_threshold:
+        on_its_own = on_its_own or anchor_answers
+    if on_its_own:
         chosen = span(candidates, scores, max_words)
         if chosen:
             return Choice(with_compared(candidates, scores, chosen, sides, max_words), True)

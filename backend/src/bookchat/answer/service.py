@@ -293,7 +293,7 @@ class AnswerService:
             PassageVectors(self._store, self._vectors),
             self._vectors,
             self._model,
-            self._reader if self._settings.short_answers == "all" else None,
+            self._reader if self._settings.short_answers != "off" else None,
             self._span_margin,
             self._reader if self._settings.reader_passages else None,
             self._book_judge,
