@@ -21,8 +21,9 @@ _SPACES = re.compile(r"\s+")
 # "C++") is kept, since it can name what is asked about.
 _TRAILING = re.compile(r"[\s?!.;:,…。？！]+$")
 _SOURCE = Path(bookchat.__file__).parent
-# What makes answers: the code and model files of these packages, and the settings below.
-_ANSWERING_PACKAGES = ("answer", "retrieval")
+# What makes answers: the code and model files of these packages (every one the answer service
+# imports, config aside: its values are the settings below), and the settings below.
+ANSWERING_PACKAGES = ("answer", "retrieval", "overview", "markdown", "embedding", "vectorstore")
 _ANSWER_SETTINGS = (
     "hybrid",
     "min_chunk_score",
@@ -46,7 +47,7 @@ def normalised(question: str) -> str:
 def answerer_fingerprint(settings: Settings) -> str:
     """A short hash of what turns a question into an answer: code, model files and settings."""
     digest = hashlib.sha256(bookchat.__version__.encode())
-    for package in _ANSWERING_PACKAGES:
+    for package in ANSWERING_PACKAGES:
         for path in sorted((_SOURCE / package).rglob("*")):
             if path.suffix in {".py", ".json"}:
                 digest.update(path.relative_to(_SOURCE).as_posix().encode())
