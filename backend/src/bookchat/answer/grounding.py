@@ -36,6 +36,9 @@ from bookchat.vectorstore import Hit
 # Units are only drawn from the best few passages: further down, candidates add noise.
 POOL_PASSAGES = 4
 MAX_CANDIDATES = 60
+# The reader is sure of its span where the span beats "no answer": its own decision boundary,
+# not the shown-span margin (calibrated for how often selections show one).
+SURE_MARGIN = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +420,7 @@ class Grounder:
         span, held = span_and_unit(reading, units, text, min_margin=self._span_margin)
         if held is None:
             return None, span, False
-        sure = span_of(reading, min_margin=0.0) is not None
+        sure = span_of(reading, min_margin=SURE_MARGIN) is not None
         # Overlapping chunks share units: the candidate is the unit's first appearance.
         texts = [c.unit.text for c in judged.candidates]
         found = texts.index(units[held].text) if units[held].text in texts else None
