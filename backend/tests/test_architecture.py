@@ -4,7 +4,7 @@ import ast
 import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "bookchat"
+from tests.source_imports import SRC, bookchat_stages
 
 
 def _imports(path: Path) -> set[str]:
@@ -53,22 +53,6 @@ def test_no_module_is_a_grab_bag() -> None:
     assert not [p for p in _modules() if p.stem in {"utils", "helpers", "misc", "common"}]
 
 
-def _bookchat_stages(path: Path) -> set[str]:
-    """The bookchat packages a module imports from (`answer` for bookchat.answer.features)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        names = (
-            [alias.name for alias in node.names]
-            if isinstance(node, ast.Import)
-            else [node.module]
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
-            else []
-        )
-        found |= {n.split(".")[1] for n in names if n.startswith("bookchat.") and "." in n}
-    return found
-
-
 # The pipeline's layers, lowest first: a package imports only from the layers below it (or its
 # own), so the house reads from the model up to the API with no arrow running back up. Packages
 # of one layer never import each other.
@@ -102,7 +86,7 @@ def test_no_package_imports_a_layer_above_its_own() -> None:
         own = p.relative_to(SRC).parts[0].removesuffix(".py")
         if own == "__init__":
             continue
-        above = sorted(s for s in _bookchat_stages(p) - {own} if _layer(s) >= _layer(own))
+        above = sorted(s for s in bookchat_stages(p) - {own} if _layer(s) >= _layer(own))
         if above:
             offenders[p.relative_to(SRC).as_posix()] = above
     assert offenders == {}
@@ -115,6 +99,6 @@ def test_the_stages_that_answer_never_import_ingest() -> None:
     offenders = {
         p.relative_to(SRC).as_posix()
         for p in _modules()
-        if p.relative_to(SRC).parts[0] in answering and "ingest" in _bookchat_stages(p)
+        if p.relative_to(SRC).parts[0] in answering and "ingest" in bookchat_stages(p)
     }
     assert offenders == set()

@@ -3,16 +3,14 @@ the answer is another."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import bookchat
 from bookchat.answer.schema import QueryRequest
 from bookchat.cache.key import ANSWERING_PACKAGES, answer_key, answerer_fingerprint, normalised
 from bookchat.config import Settings
+from tests.source_imports import stages_imported
 
 
 def _key(
@@ -85,22 +83,12 @@ def test_settings_that_shape_answers_change_the_fingerprint(
     )
 
 
-def _stages_imported(package: Path) -> set[str]:
-    found: set[str] = set()
-    for module in package.rglob("*.py"):
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bookchat."):
-                found.add(str(node.module).split(".")[1])
-    return found
-
-
 def test_every_package_the_answers_are_made_with_is_fingerprinted() -> None:
     # A release that changes the unit parser or an overview must not serve the previous one's
     # cached answers: the fingerprint covers every package the answer service reaches.
-    source = Path(bookchat.__file__).parent
     reached, todo = set(), ["answer"]
     while todo:
         package = todo.pop()
         reached.add(package)
-        todo += sorted(_stages_imported(source / package) - reached - {"config"})
+        todo += sorted(stages_imported(package) - reached - {"config"})
     assert reached <= set(ANSWERING_PACKAGES), sorted(reached - set(ANSWERING_PACKAGES))
