@@ -14,7 +14,9 @@ Examples:
   answer inside the gold section;
 - coverage, book mode: answerable questions whose gold section was retrieved (positive); the
   unanswerable ones, and answerable ones asked of the book with their own article removed
-  (off-topic, negative);
+  (off-topic, negative); broad topic questions written from the books' headings
+  (topic_questions.py), positive where retrieval proposes their section, negative asked of the
+  other book, like topics neither book covers;
 - coverage, selection mode: the gold paragraph selected (positive); another paragraph of the same
   article, or an unanswerable question's paragraph (negative).
 Deterministic: same data, same weights.
@@ -55,11 +57,13 @@ from bookchat.vectorstore import Hit
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scratch_book import ScratchBook
+from topic_questions import Topic, book_topics, uncovered_topics
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 OFF_TOPIC_EVERY = 3  # every third answerable question is also asked with its article removed
 SAMPLE_BOOK_WEIGHT = 5.0  # few rows, but the only ones with real headings, lists, tables, code
+TOPIC_WEIGHT = 1.0  # a topic question weighs what a SQuAD question does
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +241,35 @@ async def book_examples(
                 continue  # retrieval missed the gold unit: nothing to learn about coverage
             group = f"{q.book}:{q.path}"
             out.append(Example(judged, labels, bool(covered), kind, weight, group))
+    return out
+
+
+async def topic_examples(
+    book: Book, own: list[Topic], others: list[Topic], embedder: Embedder
+) -> list[Example]:
+    """Coverage examples of topic questions: the book's own (covered where retrieval proposes the
+    section or page they name) and other books' or no book's (off-topic). No unit answers a
+    topic, so these teach coverage only, never the unit scorer."""
+    asks = [(t, "topic") for t in own] + [(t, "off-topic") for t in others]
+    vectors = embedder.embed([t.text for t, _ in asks])
+    out: list[Example] = []
+    for (topic, kind), vector in zip(asks, vectors, strict=True):
+        hits = book.hits(topic.text, vector)
+        if not hits:
+            # Declined before any model. Unlike book_examples' asks these are not counted as
+            # declined off-topic ones: the threshold is held to the topics the model does see.
+            continue
+        judged = await book.grounder.judge_hits(Asked.of(topic.text), vector, hits)
+        if not judged.candidates:
+            continue
+        found = any(
+            topic.answered_by(h.payload.get("path"), h.payload.get("section")) for h in hits
+        )
+        if kind == "topic" and not found:
+            continue  # retrieval missed the topic's section: nothing to learn about coverage
+        labels = np.zeros(len(judged.candidates))
+        group = f"{topic.book}:{topic.path}"
+        out.append(Example(judged, labels, kind == "topic", kind, TOPIC_WEIGHT, group))
     return out
 
 
@@ -489,15 +522,26 @@ def main() -> int:
                 )
     unanswered: dict[str, int] = {}
     asked: dict[str, int] = {}
+    topics = {
+        str(docs): book_topics(docs, questions[0].book, sections=questions[0].book != "squad")
+        for docs, questions in books[:2]
+        if questions
+    }
     for docs, questions in books:
         book = Book(docs, embedder, model, args.data)
         try:
             examples += asyncio.run(book_examples(book, questions, embedder, unanswered, asked))
+            if str(docs) in topics:
+                others = [t for d, ts in topics.items() if d != str(docs) for t in ts]
+                own = topics[str(docs)]
+                examples += asyncio.run(
+                    topic_examples(book, own, others + uncovered_topics(), embedder)
+                )
             if questions and questions[0].book == "squad":
                 examples += asyncio.run(selection_examples(book, questions, model, embedder))
         finally:
             book.close()
-    ranked = [ex for ex in examples if ex.covered]
+    ranked = [ex for ex in examples if ex.covered and ex.kind != "topic"]
     scorer = _fit_scorer(ranked)
     if args.holdout:
         print(json.dumps({"held_out": held_out(ranked, asked)}), file=sys.stderr)
