@@ -1,4 +1,4 @@
-"""Broad topic questions ("Tell me about rebasing", "the staging area?") written from a book's own
+"""Broad topic questions ("Tell me about rebasing", "remotes?") written from a book's own
 headings, for the answer model's coverage (training only).
 
 The coverage model was fitted on specific questions, which a single unit answers; a topic

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from training.topic_questions import FURNITURE, TEMPLATES, UNCOVERED, book_topics, uncovered_topics
@@ -77,6 +78,12 @@ def test_the_templates_vary_the_wording_across_topics() -> None:
         for t, topic in zip(uncovered_topics(), UNCOVERED, strict=True)
     }
     assert len(asked) >= len(TEMPLATES) // 2
+
+
+def test_no_uncovered_topic_is_asked_by_an_evaluation_row() -> None:
+    rows = (ROOT / "backend/evals/sample-book.jsonl").read_text(encoding="utf-8").splitlines()
+    asked = " ".join(json.loads(row)["question"].lower() for row in rows if row.strip())
+    assert [topic for topic in UNCOVERED if topic.lower() in asked] == []
 
 
 def test_no_uncovered_topic_is_named_in_the_sample_book() -> None:
