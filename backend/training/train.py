@@ -522,6 +522,8 @@ def main() -> int:
                 )
     unanswered: dict[str, int] = {}
     asked: dict[str, int] = {}
+    # Topics of the two built-in books only (squad-train10, the sample book), never of --books:
+    # each is asked of its own book and, as off-topic, of the other.
     topics = {
         str(docs): book_topics(docs, questions[0].book, sections=questions[0].book != "squad")
         for docs, questions in books[:2]
