@@ -89,7 +89,7 @@ def _jsonl(folder: Path, pattern: str) -> list[dict[str, Any]]:
 
 
 def sources(scratch: Path) -> list[Source]:
-    """The three books, their documents laid out under `scratch` where they are not a folder."""
+    """The books, their documents laid out under `scratch` where they are not a folder."""
     sample = [
         {**r, "doc": r["path"], "held_out": held_out_book(r["id"])}
         for r in _jsonl(HERE, "sample-book-questions.jsonl")
@@ -167,7 +167,7 @@ def _groups(source: Source, embedder: Embedder, data: Path | None) -> Iterator[G
 
 
 def ranking_groups(embedder: Embedder, data: Path | None = None) -> list[Group]:
-    """Every question of the three books with its retrieved candidates."""
+    """Every question of every book with its retrieved candidates."""
     with tempfile.TemporaryDirectory() as scratch:
         out: list[Group] = []
         for source in sources(Path(scratch)):
