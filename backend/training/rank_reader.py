@@ -4,7 +4,7 @@
     backend/.venv/bin/python backend/training/rank_reader.py --measure-only [--start FILE]
 
 Starts from a first-stage reader (train_reader.py: SQuAD and the sample book) and trains it on
-readers' questions about two of rank_data.py's three books (the sample book's training questions
+readers' questions about two of rank_data.py's books (the sample book's training questions
 and the Node.js documents') with the passages hybrid search retrieves for them: per question,
 the passages that hold the answer against the near misses retrieval ranked beside them, so that
 the relevance logit learns to order a book's passages (a listwise loss: the cross-entropy of the
