@@ -7,6 +7,7 @@ installed (Debian's nodejs, rustup's rust-docs), so only what the files alone sh
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -22,13 +23,15 @@ SAME_QUESTION = 0.75
 MIN_WORDS = 6
 
 
-def _rows(folder: str) -> list[dict[str, object]]:
-    return [
+@functools.cache
+def _rows(folder: str) -> tuple[dict[str, object], ...]:
+    # Read once for all three tests.
+    return tuple(
         json.loads(line)
         for file in sorted((TRAINING / folder).rglob("*.jsonl"))
         for line in file.read_text(encoding="utf-8").splitlines()
         if line.strip()
-    ]
+    )
 
 
 def _words(question: object) -> set[str]:
