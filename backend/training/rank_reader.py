@@ -38,7 +38,6 @@ from bookchat.answer.reader import WEIGHTS, Reader, load_tokenizer
 from bookchat.answer.reading import RANK_WEIGHT
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
-from bookchat.embedding.minilm import packaged_model_dir
 
 sys.path.insert(0, str(Path(__file__).parent))
 from rank_data import Group, ranking_groups
@@ -50,6 +49,7 @@ from train_reader import (
     check_scores,
     export,
     features,
+    load_reader_net,
     run_epoch,
 )
 
@@ -64,19 +64,6 @@ TRAINED_BOOKS = frozenset({"sample-book", "nodejs-api"})
 def measured(group: Group, trained: frozenset[str] = TRAINED_BOOKS) -> bool:
     """Kept out of training, to measure on."""
     return group.held_out or group.book not in trained
-
-
-def load_reader_net(weights: Path) -> ReaderNet:
-    """A first-stage reader as a trainable network."""
-    from safetensors.torch import load_file
-
-    model = ReaderNet(packaged_model_dir())
-    state = load_file(str(weights))
-    head = {k.split(".", 1)[1]: v.float() for k, v in state.items() if k.startswith("head.")}
-    body = {k: v.float() for k, v in state.items() if not k.startswith("head.")}
-    model.bert.load_state_dict(body, strict=False)
-    model.head.load_state_dict(head)
-    return model
 
 
 def group_rows(

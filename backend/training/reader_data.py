@@ -16,7 +16,10 @@ Public data only, never an evaluation row:
 - the sample book's training questions (backend/training/sample-book-questions.jsonl) on the
   chunks ingestion makes of the book: the chunk holding the answer, the closest chunk that does
   not, and the closest chunk for a question the book does not cover (three in four of them; the
-  rest are held out).
+  rest are held out);
+- with `train_reader.py --books`, readers' questions on other public books (rank_data.py's
+  sources, their held-out fifth and the Rust book left out: those measure the reader) in the same
+  three ways, the answering chunk found by the answer's words on its page.
 
 squad11-train's first 10 articles are squad-train10's: they are left out of training, so that
 squad-train10 and the held-out book questions calibrate the reader's thresholds on questions and
@@ -29,7 +32,7 @@ import gzip
 import json
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,35 +242,78 @@ class BookChunk:
     text: str
 
 
+def _pairs(
+    question: str,
+    answer: str,
+    holding: Sequence[BookChunk],
+    closest: Sequence[BookChunk],
+    repeat: int,
+    rng: random.Random,
+    origin: str,
+) -> Iterator[Example]:
+    """One book question's pairs: a chunk `holding` the answer (`repeat` times) and the closest
+    chunk of another section without it; for an uncovered question (no `answer`), the two
+    closest chunks."""
+    if not answer:
+        for chunk in closest[:2]:
+            text, _ = with_heading(chunk.section, chunk.text)
+            yield Example(question, text, -1, "", f"{origin}-uncovered")
+        return
+    if not holding:
+        return
+    chunk = rng.choice(holding)
+    text, shift = with_heading(chunk.section, chunk.text)
+    for _ in range(repeat):
+        yield Example(question, text, shift + chunk.text.index(answer), answer, origin)
+    sections = {c.section for c in holding}
+    near = [c for c in closest if answer not in c.text and c.section not in sections]
+    if near:
+        text, _ = with_heading(near[0].section, near[0].text)
+        yield Example(question, text, -1, "", f"{origin}-near")
+
+
+def _closest(chunks: Sequence[BookChunk]) -> Callable[[str], list[BookChunk]]:
+    """The six chunks sharing the most content words with a question (ties in book order)."""
+    chunk_words = [words(f"{c.section} {c.text}") for c in chunks]
+
+    def closest(question: str) -> list[BookChunk]:
+        asked = words(question)
+        order = sorted(range(len(chunks)), key=lambda i: -len(asked & chunk_words[i]))
+        return [chunks[i] for i in order[:6]]
+
+    return closest
+
+
 def book_examples(
     questions: Path, chunks: Sequence[BookChunk], repeat: int, rng: random.Random
 ) -> Iterator[Example]:
     """The sample book's training questions on its chunks (module doc)."""
+    closest = _closest(chunks)
     for line in questions.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         if held_out_book(str(row["id"])):
             continue
         question = str(row["question"])
-        asked = words(question)
-        ranked = sorted(chunks, key=lambda c: -len(asked & words(f"{c.section} {c.text}")))
-        if not row["answerable"]:
-            for chunk in ranked[:2]:
-                text, _ = with_heading(chunk.section, chunk.text)
-                yield Example(question, text, -1, "", "book-uncovered")
-            continue
-        answer = str(row["answer_text"])
+        answer = str(row["answer_text"]) if row["answerable"] else ""
         holding = [
             c
             for c in chunks
             if c.path == row["path"] and c.section == row["section"] and answer in c.text
         ]
-        if not holding:
-            continue
-        chunk = rng.choice(holding)
-        text, shift = with_heading(chunk.section, chunk.text)
-        for _ in range(repeat):
-            yield Example(question, text, shift + chunk.text.index(answer), answer, "book")
-        near = [c for c in ranked[:6] if answer not in c.text and c.section != row["section"]]
-        if near:
-            text, _ = with_heading(near[0].section, near[0].text)
-            yield Example(question, text, -1, "", "book-near")
+        yield from _pairs(question, answer, holding, closest(question), repeat, rng, "book")
+
+
+def readers_examples(
+    rows: Sequence[dict[str, Any]],
+    chunks: Sequence[BookChunk],
+    repeat: int,
+    rng: random.Random,
+) -> Iterator[Example]:
+    """A readers'-question book's rows (rank_data.py's shape: `doc`, `answer_text`) on its chunks,
+    the answer's chunks found by its words on its page."""
+    closest = _closest(chunks)
+    for row in rows:
+        question = str(row["question"])
+        answer = str(row.get("answer_text") or "")
+        holding = [c for c in chunks if c.path == row["doc"] and answer in c.text]
+        yield from _pairs(question, answer, holding, closest(question), repeat, rng, "readers")

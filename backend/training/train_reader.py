@@ -1,7 +1,10 @@
 """Train the answer reader; writes backend/src/bookchat/answer/reader.safetensors.
 
     backend/.venv/bin/python backend/training/train_reader.py [--quick] [--out FILE]
-    (make train runs it; --quick: a tenth of the data, minutes, for experiments)
+        [--books NAMES] [--start FILE]
+    (make train runs it; --quick: a tenth of the data, minutes, for experiments; --books: readers'
+    questions on more public books too; --start: continue a trained reader on a SQuAD replay
+    and the books, at lower rates, instead of starting from MiniLM)
 
 A cross-encoder started from the packaged all-MiniLM-L6-v2 (`[CLS] question [SEP] passage
 [SEP]`) with one linear head of three channels: the answer's start and end logits over the
@@ -20,9 +23,10 @@ import json
 import os
 import random
 import sys
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +44,7 @@ from reader_data import (
     BookChunk,
     Example,
     book_examples,
+    readers_examples,
     squad2_unanswerable,
     squad_articles,
     squad_examples,
@@ -69,6 +74,11 @@ CHECKS = [
 ]
 
 
+# Continuing a trained reader (--start): its rates, and SQuAD questions replayed beside the
+# books' so that the span reading learned there stays (decisions.md, session 30).
+CONTINUE_LR, CONTINUE_HEAD_LR, REPLAY = 3e-5, 3e-4, 1_500
+
+
 class ReaderNet(nn.Module):
     """MiniLM with the reader's head (training only; the server runs reader.Reader)."""
 
@@ -84,6 +94,19 @@ class ReaderNet(nn.Module):
         """(batch, pieces, 3) logits."""
         hidden = self.bert(input_ids=ids, attention_mask=mask, token_type_ids=types)
         return self.head(hidden.last_hidden_state).float()  # type: ignore[no-any-return]
+
+
+def load_reader_net(weights: Path) -> ReaderNet:
+    """A trained reader (its shipped file) as a trainable network."""
+    from safetensors.torch import load_file
+
+    model = ReaderNet(packaged_model_dir())
+    state = load_file(str(weights))
+    head = {k.split(".", 1)[1]: v.float() for k, v in state.items() if k.startswith("head.")}
+    body = {k: v.float() for k, v in state.items() if not k.startswith("head.")}
+    model.bert.load_state_dict(body, strict=False)
+    model.head.load_state_dict(head)
+    return model
 
 
 def features(tokenizer: Any, example: Example) -> dict[str, Any] | None:
@@ -131,22 +154,45 @@ def tensors(batch: list[dict[str, Any]]) -> tuple[torch.Tensor, ...]:
     return ids, types, mask, allowed, starts, ends, labels
 
 
-def build(quick: bool, positives: int = POSITIVES) -> tuple[list[Example], Counter[str]]:
-    """Every training example (reader_data.py), seeded."""
+def book_chunks(docs: Path) -> list[BookChunk]:
+    """A book's chunks as ingestion makes them."""
+    return [
+        BookChunk(str(c.payload["path"]), str(c.payload["section"]), str(c.payload["text"]))
+        for c in build_corpus(docs).chunks
+    ]
+
+
+def books_examples(books: Sequence[str], quick: bool, rng: random.Random) -> list[Example]:
+    """Readers' questions on `books` (rank_data.py's names), their held-out fifth left out."""
+    from rank_data import sources
+
+    examples: list[Example] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for source in sources(Path(scratch)):
+            if source.name not in books:
+                continue
+            rows = [r for r in source.rows if not r["held_out"]]
+            examples += readers_examples(rows, book_chunks(source.docs), 1 if quick else 2, rng)
+    return examples
+
+
+def build(
+    quick: bool, positives: int = POSITIVES, books: Sequence[str] = (), continued: bool = False
+) -> tuple[list[Example], Counter[str]]:
+    """Every training example (reader_data.py), seeded; `continued`: the replay's shares (SQuAD
+    2.0's unanswerables once, a quarter of the written ones, the sample book twice)."""
     rng = random.Random(SEED)
     articles = squad_articles(SHARED / "squad11-train" / "articles.jsonl.gz")
     examples = list(squad_examples(articles, QUICK_POSITIVES if quick else positives, rng))
-    repeat = 1 if quick else 2
+    repeat = 1 if quick or continued else 2
     examples += squad2_unanswerable(SHARED / "squad-train10" / "questions.jsonl", repeat)
     written = ROOT / "backend" / "training" / "squad-unanswerable"
-    examples += written_unanswerable(written, articles, repeat, 10 if quick else 1)
-    corpus = build_corpus(ROOT / "website" / "docs")
-    chunks = [
-        BookChunk(str(c.payload["path"]), str(c.payload["section"]), str(c.payload["text"]))
-        for c in corpus.chunks
-    ]
+    every = 10 if quick else 4 if continued else 1
+    examples += written_unanswerable(written, articles, repeat, every)
+    chunks = book_chunks(ROOT / "website" / "docs")
     questions = ROOT / "backend" / "training" / "sample-book-questions.jsonl"
-    examples += book_examples(questions, chunks, 1 if quick else 3, rng)
+    examples += book_examples(questions, chunks, 1 if quick else 2 if continued else 3, rng)
+    examples += books_examples(books, quick, rng)
     return examples, Counter(e.origin for e in examples)
 
 
@@ -232,27 +278,37 @@ def run_epoch(
 
 
 def train(
-    quick: bool, out: Path, threads: int, limit: int | None = None, positives: int = POSITIVES
+    quick: bool,
+    out: Path,
+    threads: int,
+    limit: int | None = None,
+    positives: int = POSITIVES,
+    books: Sequence[str] = (),
+    start: Path | None = None,
 ) -> dict[str, Any]:
-    """Build the data, train one epoch, export; returns the run's figures."""
+    """Build the data, train one epoch (from `start`'s weights when given), export; returns the
+    run's figures."""
     random.seed(SEED)
     torch.manual_seed(SEED)
     torch.set_num_threads(threads)
     started = time.perf_counter()
-    examples, origins = build(quick, positives)
+    examples, origins = build(quick, positives, books, continued=start is not None)
     tokenizer = load_tokenizer()
     rows = [f for f in (features(tokenizer, e) for e in examples) if f is not None][:limit]
     print(f"{len(rows)} examples {dict(origins)}", flush=True)
-    model = ReaderNet(packaged_model_dir())
+    model = ReaderNet(packaged_model_dir()) if start is None else load_reader_net(start)
     model.train()
     plan = batches(rows, random.Random(SEED))
-    run_epoch(model, plan, started, LR, HEAD_LR)
+    rates = (LR, HEAD_LR) if start is None else (CONTINUE_LR, CONTINUE_HEAD_LR)
+    run_epoch(model, plan, started, *rates)
     minutes = (time.perf_counter() - started) / 60
     meta = {
         "seed": str(SEED),
         "examples": str(len(rows)),
         "quick": str(quick),
         "positives": str(positives),
+        "books": ",".join(books),
+        "start": start.name if start else "",
     }
     export(model, out, meta)
     checks = check_scores(model, tokenizer)
@@ -285,12 +341,26 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, help="train on this many examples only (a smoke run)")
     parser.add_argument(
-        "--positives", type=int, default=POSITIVES, help="squad11-train questions (24,000)"
+        "--positives", type=int, help="squad11-train questions (24,000; 1,500 with --start)"
+    )
+    parser.add_argument(
+        "--start", type=Path, help="continue this reader's weights (a second stage) instead"
+    )
+    parser.add_argument(
+        "--books",
+        default="",
+        help="readers'-question books (rank_data.py's names, comma-separated) to train on too",
     )
     args = parser.parse_args()
+    books = [b for b in args.books.split(",") if b]
+    if "rust-book" in books:
+        sys.exit("error: the Rust book's questions are the dev set: never trained on")
+    if "sample-book" in books:
+        sys.exit("error: the sample book's training questions are always trained on")
     if not SHARED.exists():
         sys.exit(f"error: training needs {SHARED} (the shared corpora)")
-    figures = train(args.quick, args.out, args.threads, args.limit, args.positives)
+    positives = args.positives or (REPLAY if args.start else POSITIVES)
+    figures = train(args.quick, args.out, args.threads, args.limit, positives, books, args.start)
     print(json.dumps({k: v for k, v in figures.items() if k != "checks"}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
 

@@ -1,0 +1,58 @@
+"""Readers'-question books as the answer reader's training pairs (training/reader_data)."""
+
+from __future__ import annotations
+
+import random
+
+from training.reader_data import BookChunk, readers_examples
+
+CHUNKS = [
+    BookChunk("stash.md", "Saving changes", "Run git stash to put uncommitted changes aside."),
+    BookChunk("stash.md", "Listing stashes", "git stash list shows every stash you saved."),
+    BookChunk("branch.md", "Switching branches", "git switch changes branches; stash first."),
+    BookChunk("remote.md", "Pushing", "git push sends commits to a remote."),
+]
+
+
+def _examples(row: dict[str, object], repeat: int = 2) -> list[tuple[str, int, str, str]]:
+    return [
+        (e.passage, e.start, e.answer, e.origin)
+        for e in readers_examples([row], CHUNKS, repeat, random.Random(0))
+    ]
+
+
+def test_an_answered_question_trains_on_its_chunk_with_the_answer_at_its_offset() -> None:
+    answer = "put uncommitted changes aside"
+    row = {"question": "how do i put my changes aside", "doc": "stash.md", "answer_text": answer}
+    examples = _examples(row, repeat=2)
+    positives = [e for e in examples if e[3] == "readers"]
+    assert len(positives) == 2
+    passage, start, said, _ = positives[0]
+    assert passage.startswith("Saving changes\n")
+    assert passage[start : start + len(said)] == answer
+
+
+def test_an_answered_question_gets_the_closest_chunk_of_another_section_as_a_near_miss() -> None:
+    row = {
+        "question": "how do i list stashes i saved",
+        "doc": "stash.md",
+        "answer_text": "shows every stash you saved",
+    }
+    near = [e for e in _examples(row) if e[3] == "readers-near"]
+    assert len(near) == 1
+    passage, start, said, _ = near[0]
+    assert (start, said) == (-1, "")
+    assert "shows every stash" not in passage
+    assert not passage.startswith("Listing stashes")
+
+
+def test_an_uncovered_question_trains_on_its_two_closest_chunks_as_not_answering() -> None:
+    row = {"question": "how do i stash changes on a remote", "doc": "x.md", "answer_text": None}
+    examples = _examples(row)
+    assert [e[3] for e in examples] == ["readers-uncovered", "readers-uncovered"]
+    assert all(start == -1 for _, start, _, _ in examples)
+
+
+def test_an_answer_no_chunk_of_its_page_holds_gives_no_pair() -> None:
+    row = {"question": "how do i push", "doc": "stash.md", "answer_text": "sends commits"}
+    assert _examples(row) == []
