@@ -167,12 +167,16 @@ def books_examples(books: Sequence[str], quick: bool, rng: random.Random) -> lis
     from rank_data import sources
 
     examples: list[Example] = []
+    found: set[str] = set()
     with tempfile.TemporaryDirectory() as scratch:
         for source in sources(Path(scratch)):
             if source.name not in books:
                 continue
+            found.add(source.name)
             rows = [r for r in source.rows if not r["held_out"]]
             examples += readers_examples(rows, book_chunks(source.docs), 1 if quick else 2, rng)
+    if unknown := sorted(set(books) - found):
+        sys.exit(f"error: no readers' questions for {', '.join(unknown)} (rank_data.py's names)")
     return examples
 
 
@@ -357,6 +361,8 @@ def main() -> None:
         sys.exit("error: the Rust book's questions are the dev set: never trained on")
     if "sample-book" in books:
         sys.exit("error: the sample book's training questions are always trained on")
+    if args.start and not args.start.is_file():
+        sys.exit(f"error: --start {args.start}: no such weights file")
     if not SHARED.exists():
         sys.exit(f"error: training needs {SHARED} (the shared corpora)")
     positives = args.positives or (REPLAY if args.start else POSITIVES)
