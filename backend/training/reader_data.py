@@ -29,6 +29,7 @@ paragraphs it never saw (calibrate_reader.py).
 from __future__ import annotations
 
 import gzip
+import heapq
 import json
 import random
 import re
@@ -278,8 +279,9 @@ def _closest(chunks: Sequence[BookChunk]) -> Callable[[str], list[BookChunk]]:
 
     def closest(question: str) -> list[BookChunk]:
         asked = words(question)
-        order = sorted(range(len(chunks)), key=lambda i: -len(asked & chunk_words[i]))
-        return [chunks[i] for i in order[:6]]
+        # nsmallest is sorted()[:6], stable, without sorting the whole book per question
+        order = heapq.nsmallest(6, range(len(chunks)), key=lambda i: -len(asked & chunk_words[i]))
+        return [chunks[i] for i in order]
 
     return closest
 
