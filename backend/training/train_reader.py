@@ -365,7 +365,9 @@ def main() -> None:
         sys.exit(f"error: --start {args.start}: no such weights file")
     if not SHARED.exists():
         sys.exit(f"error: training needs {SHARED} (the shared corpora)")
-    positives = args.positives or (REPLAY if args.start else POSITIVES)
+    positives = args.positives
+    if positives is None:  # `--positives 0` (the books alone) is a choice, not the default
+        positives = REPLAY if args.start else POSITIVES
     figures = train(args.quick, args.out, args.threads, args.limit, positives, books, args.start)
     print(json.dumps({k: v for k, v in figures.items() if k != "checks"}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
