@@ -31,9 +31,9 @@ from bookchat.ingest.corpus import build_corpus
 MEASURED_ONLY = "rust-book"
 
 
-def fixture_rows(source: Source) -> list[dict[str, Any]]:
-    """One eval row per question of `source` that no training script reads."""
-    chunks = [c.payload for c in build_corpus(source.docs).chunks]
+def fixture_rows(source: Source, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One eval row per question of `source` that no training script reads; `chunks` are the
+    payloads ingest makes of its pages."""
     rows = []
     for row in source.rows:
         if source.name != MEASURED_ONLY and not row["held_out"]:
@@ -79,7 +79,7 @@ def main() -> int:
             print(f"error: --book {args.book}: choose from {names}", file=sys.stderr)
             return 2
         source = books[args.book]
-        rows = fixture_rows(source)
+        rows = fixture_rows(source, [c.payload for c in build_corpus(source.docs).chunks])
         docs = args.out / "docs"
         if docs.exists():
             shutil.rmtree(docs)

@@ -56,12 +56,14 @@ def main() -> int:
     parser.add_argument("--weights", type=Path, default=WEIGHTS)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        source = next((s for s in sources(Path(scratch)) if s.name == args.book), None)
-        if source is None:
-            print(f"no book named {args.book!r}", file=sys.stderr)
+        books = {s.name: s for s in sources(Path(scratch))}
+        if args.book not in books or args.book == "sample-book":
+            names = ",".join(n for n in books if n != "sample-book")
+            print(f"error: --book {args.book}: choose from {names}", file=sys.stderr)
             return 2
+        source = books[args.book]
         chunks = [c.payload for c in build_corpus(source.docs).chunks]
-        rows = [r for r in fixture_rows(source) if r["expected_status"] == "grounded"]
+        rows = [r for r in fixture_rows(source, chunks) if r["expected_status"] == "grounded"]
     reader = Reader(args.weights)
     ranks: list[int | None] = []
     for row in rows:
