@@ -66,6 +66,16 @@ def fixture_rows(source: Source, chunks: list[dict[str, Any]]) -> list[dict[str,
     return rows
 
 
+def measured_book(name: str, scratch: Path) -> Source:
+    """The readers'-question book `name`, laid out under `scratch`: any but the sample book,
+    whose questions the reader trains on; LookupError, naming the choices, for another name."""
+    books = {s.name: s for s in sources(scratch)}
+    if name not in books or name == "sample-book":
+        names = ",".join(n for n in books if n != "sample-book")
+        raise LookupError(f"--book {name}: choose from {names}")
+    return books[name]
+
+
 def main() -> int:
     """Write DIR/docs and DIR/fixtures.jsonl for one readers'-question book."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -73,12 +83,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        books = {s.name: s for s in sources(Path(scratch))}
-        if args.book not in books or args.book == "sample-book":
-            names = ",".join(n for n in books if n != "sample-book")
-            print(f"error: --book {args.book}: choose from {names}", file=sys.stderr)
+        try:
+            source = measured_book(args.book, Path(scratch))
+        except LookupError as unknown:
+            print(f"error: {unknown}", file=sys.stderr)
             return 2
-        source = books[args.book]
         rows = fixture_rows(source, [c.payload for c in build_corpus(source.docs).chunks])
         docs = args.out / "docs"
         if docs.exists():

@@ -48,20 +48,18 @@ def main() -> int:
     """Read each measured question's answering section and print where the answer's span ranks."""
     # The books' layout lives beside this script; imported here so that `landing` imports alone.
     sys.path.insert(0, str(Path(__file__).parent))
-    from rank_data import sources
-    from readers_fixtures import fixture_rows
+    from readers_fixtures import fixture_rows, measured_book
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--book", default="rust-book", help="rank_data.py's name of a book")
     parser.add_argument("--weights", type=Path, default=WEIGHTS)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        books = {s.name: s for s in sources(Path(scratch))}
-        if args.book not in books or args.book == "sample-book":
-            names = ",".join(n for n in books if n != "sample-book")
-            print(f"error: --book {args.book}: choose from {names}", file=sys.stderr)
+        try:
+            source = measured_book(args.book, Path(scratch))
+        except LookupError as unknown:
+            print(f"error: {unknown}", file=sys.stderr)
             return 2
-        source = books[args.book]
         chunks = [c.payload for c in build_corpus(source.docs).chunks]
         rows = [r for r in fixture_rows(source, chunks) if r["expected_status"] == "grounded"]
     reader = Reader(args.weights)
