@@ -4,11 +4,15 @@ before the end-to-end runs (decisions.md, "The reader anchors in any passage of 
 section", session 32).
 
     backend/.venv/bin/python backend/training/span_yardstick.py --book rust-book [--weights F]
+        [--rows EVAL_ROWS]
 
 The rows are those `readers_fixtures.py` writes (the Rust book's all, another book's held-out
 fifth). The section is read as ingest stores it, chunk by chunk, each as the service reads a
 passage (`passage_text`); a span lands when it overlaps the answer's words in its chunk. Prints
 JSON: the rows read, the share whose best span lands, and the share with one of the best three.
+With `--rows` (what `bookchat eval --out` wrote for the same fixture) it also counts how the rows
+whose best span lands fared end to end: a span found there reaches a reader only where the answer
+opens in that section (decisions.md, "A span branch beside the reader", session 33).
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -28,6 +33,53 @@ from bookchat.answer.short_answer import passage_text
 from bookchat.ingest.corpus import build_corpus
 
 TOP = 3
+# How a row whose best span lands fared end to end (`fates`), in the order printed.
+FATES = (
+    "passed",
+    "section cited, answer not quoted",
+    "another section cited",
+    "declined",
+    "not in the rows",
+)
+EVAL_FIELDS = ("fixture_id", "passed", "actual_status", "citation_ok")
+
+
+def eval_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows `bookchat eval --out` wrote to `path`; ValueError naming the first line that is
+    not one (not JSON, or without the fields `fates` reads)."""
+    rows = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                raise ValueError(f"line {number} is not JSON") from None
+            if not isinstance(row, dict) or any(field not in row for field in EVAL_FIELDS):
+                raise ValueError(f"line {number} is not an eval row ({', '.join(EVAL_FIELDS)})")
+            rows.append(row)
+    return rows
+
+
+def fates(landed: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """How the eval `rows` (`bookchat eval --out`) of the `landed` fixture ids fared: passed,
+    the answering section cited without the answer, another section cited, or declined."""
+    by_id = {str(r["fixture_id"]): r for r in rows}
+    counts = dict.fromkeys(FATES, 0)
+    for fixture in landed:
+        row = by_id.get(fixture)
+        if row is None:
+            counts["not in the rows"] += 1
+        elif row["passed"]:
+            counts["passed"] += 1
+        elif row["actual_status"] != "grounded":
+            counts["declined"] += 1
+        elif row["citation_ok"]:
+            counts["section cited, answer not quoted"] += 1
+        else:
+            counts["another section cited"] += 1
+    return counts
 
 
 def landing(readings: Sequence[Reading], passages: Sequence[str], answer: str) -> int | None:
@@ -53,7 +105,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--book", default="rust-book", help="rank_data.py's name of a book")
     parser.add_argument("--weights", type=Path, default=WEIGHTS)
+    parser.add_argument(
+        "--rows", type=Path, help="`bookchat eval --out` rows of the same fixture, to join"
+    )
     args = parser.parse_args()
+    evaluated = None
+    if args.rows is not None:
+        # Checked before the few minutes of reading, not after.
+        try:
+            evaluated = eval_rows(args.rows)
+        except (OSError, UnicodeDecodeError, ValueError) as bad:
+            reason = bad.strerror if isinstance(bad, OSError) else str(bad)
+            print(f"error: --rows {args.rows}: {reason}", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory() as scratch:
         try:
             source = measured_book(args.book, Path(scratch))
@@ -64,6 +128,7 @@ def main() -> int:
         rows = [r for r in fixture_rows(source, chunks) if r["expected_status"] == "grounded"]
     reader = Reader(args.weights)
     ranks: list[int | None] = []
+    landed: list[str] = []
     for row in rows:
         where = row["expected_sources"][0]
         passages = [
@@ -73,20 +138,20 @@ def main() -> int:
         ]
         answer = row["reference_answer"]
         ranks.append(landing(reader.read(row["question"], passages), passages, answer))
+        if ranks[-1] == 0:
+            landed.append(str(row["id"]))
     read = len(ranks)
-    best = sum(r == 0 for r in ranks)
     top = sum(r is not None and r < TOP for r in ranks)
-    print(
-        json.dumps(
-            {
-                "book": args.book,
-                "weights": str(args.weights),
-                "rows": read,
-                "best_span_lands": round(best / max(read, 1), 3),
-                f"one_of_best_{TOP}_lands": round(top / max(read, 1), 3),
-            }
-        )
-    )
+    figures: dict[str, Any] = {
+        "book": args.book,
+        "weights": str(args.weights),
+        "rows": read,
+        "best_span_lands": round(len(landed) / max(read, 1), 3),
+        f"one_of_best_{TOP}_lands": round(top / max(read, 1), 3),
+    }
+    if evaluated is not None:
+        figures["where_best_lands_end_to_end"] = fates(landed, evaluated)
+    print(json.dumps(figures))
     return 0
 
 
