@@ -76,6 +76,16 @@ def measured_book(name: str, scratch: Path) -> Source:
     return books[name]
 
 
+def measured_fixtures(
+    name: str, scratch: Path
+) -> tuple[Source, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The book `name` laid out under `scratch` (`measured_book`), the payloads ingest makes of
+    its pages, and its eval rows (`fixture_rows`); LookupError for a name not measured."""
+    source = measured_book(name, scratch)
+    chunks = [c.payload for c in build_corpus(source.docs).chunks]
+    return source, chunks, fixture_rows(source, chunks)
+
+
 def main() -> int:
     """Write DIR/docs and DIR/fixtures.jsonl for one readers'-question book."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -84,11 +94,10 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            source = measured_book(args.book, Path(scratch))
+            source, _, rows = measured_fixtures(args.book, Path(scratch))
         except LookupError as unknown:
             print(f"error: {unknown}", file=sys.stderr)
             return 2
-        rows = fixture_rows(source, [c.payload for c in build_corpus(source.docs).chunks])
         docs = args.out / "docs"
         if docs.exists():
             shutil.rmtree(docs)

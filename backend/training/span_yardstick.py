@@ -30,7 +30,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from bookchat.answer.reader import WEIGHTS, Reader, Reading
 from bookchat.answer.short_answer import passage_text
-from bookchat.ingest.corpus import build_corpus
 
 TOP = 3
 # How a row whose best span lands fared end to end (`fates`), in the order printed.
@@ -100,7 +99,7 @@ def main() -> int:
     """Read each measured question's answering section and print where the answer's span ranks."""
     # The books' layout lives beside this script; imported here so that `landing` imports alone.
     sys.path.insert(0, str(Path(__file__).parent))
-    from readers_fixtures import fixture_rows, measured_book
+    from readers_fixtures import measured_fixtures
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--book", default="rust-book", help="rank_data.py's name of a book")
@@ -120,12 +119,11 @@ def main() -> int:
             return 2
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            source = measured_book(args.book, Path(scratch))
+            _, chunks, rows = measured_fixtures(args.book, Path(scratch))
         except LookupError as unknown:
             print(f"error: {unknown}", file=sys.stderr)
             return 2
-        chunks = [c.payload for c in build_corpus(source.docs).chunks]
-        rows = [r for r in fixture_rows(source, chunks) if r["expected_status"] == "grounded"]
+    rows = [r for r in rows if r["expected_status"] == "grounded"]
     reader = Reader(args.weights)
     ranks: list[int | None] = []
     landed: list[str] = []
