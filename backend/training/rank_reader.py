@@ -46,10 +46,13 @@ from train_reader import (
     SEED,
     SHARED,
     ReaderNet,
+    Rows,
     check_scores,
     export,
     features,
+    listwise_loss,
     load_reader_net,
+    question_batches,
     run_epoch,
 )
 
@@ -98,47 +101,14 @@ def replay_rows(tokenizer: Any, rng: random.Random) -> list[list[dict[str, Any]]
     return list(groups.values())
 
 
-Rows = list[dict[str, Any]]
-
-
-def plan(groups: list[Rows], rng: random.Random) -> list[list[Rows]]:
-    """Batches of whole questions, about PAIRS pairs each, in random order."""
-    rng.shuffle(groups)
-    batches: list[list[Rows]] = []
-    batch: list[Rows] = []
-    size = 0
-    for g in groups:
-        if size + len(g) > PAIRS and batch:
-            batches.append(batch)
-            batch, size = [], 0
-        batch.append(g)
-        size += len(g)
-    if batch:
-        batches.append(batch)
-    return batches
-
-
-def train(model: ReaderNet, groups: list[list[dict[str, Any]]], threads: int) -> float:
+def train(model: ReaderNet, groups: list[Rows], threads: int) -> float:
     """One epoch over `groups`, the listwise loss beside the first stage's; returns minutes."""
     torch.set_num_threads(threads)
     started = time.perf_counter()
-    steps = plan(groups, random.Random(SEED))
-    sizes = [[len(g) for g in batch] for batch in steps]
-
-    def listwise(step: int, logits: Any, labels: torch.Tensor) -> Any:
-        """Per question holding both, its answering passage's cross-entropy among its own."""
-        relevance = logits[:, 0, 2]
-        total, at, counted = torch.zeros(()), 0, 0
-        for size in sizes[step]:
-            scores, gold = relevance[at : at + size], labels[at : at + size]
-            at += size
-            if 0 < gold.sum() < size:
-                total = total + torch.logsumexp(scores, 0) - scores[gold > 0].max()
-                counted += 1
-        return LISTWISE * total / counted if counted else torch.zeros(())
-
+    steps = question_batches(groups, random.Random(SEED), PAIRS)
     flat = [[row for g in batch for row in g] for batch in steps]
-    run_epoch(model, flat, started, LR, HEAD_LR, listwise)
+    extra = listwise_loss([[len(g) for g in batch] for batch in steps], LISTWISE)
+    run_epoch(model, flat, started, LR, HEAD_LR, extra)
     return (time.perf_counter() - started) / 60
 
 

@@ -148,10 +148,33 @@ def _swapped(question: str, context: str, others: Sequence[str], rng: random.Ran
     return question.replace(term, rng.choice(pool), 1) if pool else None
 
 
+def _same_article(
+    question: str, answer: str, p: int, title: str, paragraphs: Sequence[dict[str, Any]]
+) -> Example | None:
+    """The question with the other paragraph of its article sharing the most of its words
+    and not holding its answer."""
+    asked = words(question)
+    overlaps = [
+        (len(asked & words(str(other["context"]))), i)
+        for i, other in enumerate(paragraphs)
+        if i != p and answer.lower() not in str(other["context"]).lower()
+    ]
+    if not overlaps:
+        return None
+    _, i = max(overlaps)
+    text, _ = with_heading(title, str(paragraphs[i]["context"]))
+    return Example(question, text, -1, "", "squad-same-article")
+
+
 def squad_examples(
-    articles: Sequence[dict[str, Any]], positives: int, rng: random.Random
+    articles: Sequence[dict[str, Any]],
+    positives: int,
+    rng: random.Random,
+    every_neighbour: bool = False,
 ) -> Iterator[Example]:
-    """`positives` SQuAD questions with their paragraphs, and their negatives (module doc)."""
+    """`positives` SQuAD questions with their paragraphs, and their negatives (module doc);
+    `every_neighbour`: each question with its article's closest other paragraph, beside
+    whichever other negative its draw gives (the draws are the same either way)."""
     pool: list[tuple[int, int, int]] = []
     for a, article in enumerate(articles):
         if a < HELD_OUT_ARTICLES:
@@ -169,18 +192,13 @@ def squad_examples(
         passage, shift = with_heading(title, context)
         yield Example(question, passage, start + shift, answer, "squad")
         draw = rng.random()
+        if draw < 0.35 or every_neighbour:
+            neighbour = _same_article(question, answer, p, title, paragraphs)
+            if neighbour is not None:
+                yield neighbour
         if draw < 0.35:
-            asked = words(question)
-            overlaps = [
-                (len(asked & words(str(other["context"]))), i)
-                for i, other in enumerate(paragraphs)
-                if i != p and answer.lower() not in str(other["context"]).lower()
-            ]
-            if overlaps:
-                _, i = max(overlaps)
-                text, _ = with_heading(title, str(paragraphs[i]["context"]))
-                yield Example(question, text, -1, "", "squad-same-article")
-        elif draw < 0.52:
+            continue  # the neighbour was this question's negative
+        if draw < 0.52:
             rest = _without_answer_sentence(context, start, answer)
             if rest is not None:
                 yield Example(question, with_heading(title, rest)[0], -1, "", "squad-cut-answer")

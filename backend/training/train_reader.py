@@ -1,10 +1,12 @@
 """Train the answer reader; writes backend/src/bookchat/answer/reader.safetensors.
 
     backend/.venv/bin/python backend/training/train_reader.py [--quick] [--out FILE]
-        [--books NAMES] [--start FILE]
+        [--books NAMES] [--start FILE] [--neighbours] [--listwise W]
     (make train runs it; --quick: a tenth of the data, minutes, for experiments; --books: readers'
     questions on more public books too; --start: continue a trained reader on a SQuAD replay
-    and the books, at lower rates, instead of starting from MiniLM)
+    and the books, at lower rates, instead of starting from MiniLM; --neighbours and --listwise:
+    every SQuAD question against its article's closest other paragraph, ranked, measured and
+    not the default: decisions.md, "Each SQuAD question against its closest neighbour")
 
 A cross-encoder started from the packaged all-MiniLM-L6-v2 (`[CLS] question [SEP] passage
 [SEP]`) with one linear head of three channels: the answer's start and end logits over the
@@ -135,6 +137,47 @@ def batches(rows: list[dict[str, Any]], rng: random.Random) -> list[list[dict[st
     return out
 
 
+Rows = list[dict[str, Any]]
+
+
+def question_batches(groups: list[Rows], rng: random.Random, size: int = BATCH) -> list[list[Rows]]:
+    """Batches of whole questions (each group: one question's rows), about `size` rows each,
+    of similar lengths, in random order."""
+    rng.shuffle(groups)
+    out: list[list[Rows]] = []
+    for at in range(0, len(groups), size * 50):
+        block = sorted(groups[at : at + size * 50], key=lambda g: max(len(r["ids"]) for r in g))
+        batch: list[Rows] = []
+        for g in block:
+            if batch and sum(map(len, batch)) + len(g) > size:
+                out.append(batch)
+                batch = []
+            batch.append(g)
+        if batch:
+            out.append(batch)
+    rng.shuffle(out)
+    return out
+
+
+def listwise_loss(sizes: list[list[int]], weight: float) -> Callable[[int, Any, torch.Tensor], Any]:
+    """`run_epoch`'s extra term for batches of whole questions (`sizes`: each step's group
+    sizes): per question holding both, the cross-entropy of its answering passages among its
+    own, so that the relevance logit orders one question's passages and not only labels them."""
+
+    def loss(step: int, logits: Any, labels: torch.Tensor) -> Any:
+        relevance = logits[:, 0, 2]
+        total, at, counted = torch.zeros(()), 0, 0
+        for n in sizes[step]:
+            scores, gold = relevance[at : at + n], labels[at : at + n]
+            at += n
+            if 0 < gold.sum() < n:
+                total = total + torch.logsumexp(scores, 0) - torch.logsumexp(scores[gold > 0], 0)
+                counted += 1
+        return weight * total / counted if counted else torch.zeros(())
+
+    return loss
+
+
 def tensors(batch: list[dict[str, Any]]) -> tuple[torch.Tensor, ...]:
     """Padded ids, types, mask, allowed-answer mask, span targets and labels."""
     width = max(len(r["ids"]) for r in batch)
@@ -181,13 +224,19 @@ def books_examples(books: Sequence[str], quick: bool, rng: random.Random) -> lis
 
 
 def build(
-    quick: bool, positives: int = POSITIVES, books: Sequence[str] = (), continued: bool = False
+    quick: bool,
+    positives: int = POSITIVES,
+    books: Sequence[str] = (),
+    continued: bool = False,
+    neighbours: bool = False,
 ) -> tuple[list[Example], Counter[str]]:
     """Every training example (reader_data.py), seeded; `continued`: the replay's shares (SQuAD
-    2.0's unanswerables once, a quarter of the written ones, the sample book twice)."""
+    2.0's unanswerables once, a quarter of the written ones, the sample book twice);
+    `neighbours`: every SQuAD question with its article's closest other paragraph."""
     rng = random.Random(SEED)
     articles = squad_articles(SHARED / "squad11-train" / "articles.jsonl.gz")
-    examples = list(squad_examples(articles, QUICK_POSITIVES if quick else positives, rng))
+    count = QUICK_POSITIVES if quick else positives
+    examples = list(squad_examples(articles, count, rng, every_neighbour=neighbours))
     repeat = 1 if quick or continued else 2
     examples += squad2_unanswerable(SHARED / "squad-train10" / "questions.jsonl", repeat)
     written = ROOT / "backend" / "training" / "squad-unanswerable"
@@ -289,22 +338,35 @@ def train(
     positives: int = POSITIVES,
     books: Sequence[str] = (),
     start: Path | None = None,
+    neighbours: bool = False,
+    listwise: float = 0.0,
 ) -> dict[str, Any]:
     """Build the data, train one epoch (from `start`'s weights when given), export; returns the
-    run's figures."""
+    run's figures. `listwise` > 0: batches of whole questions, with `listwise_loss`."""
     random.seed(SEED)
     torch.manual_seed(SEED)
     torch.set_num_threads(threads)
     started = time.perf_counter()
-    examples, origins = build(quick, positives, books, continued=start is not None)
+    examples, origins = build(quick, positives, books, start is not None, neighbours)
     tokenizer = load_tokenizer()
-    rows = [f for f in (features(tokenizer, e) for e in examples) if f is not None][:limit]
+    featured = [(e.question, features(tokenizer, e)) for e in examples]
+    kept = [(q, f) for q, f in featured if f is not None][:limit]
+    rows = [f for _, f in kept]
     print(f"{len(rows)} examples {dict(origins)}", flush=True)
     model = ReaderNet(packaged_model_dir()) if start is None else load_reader_net(start)
     model.train()
-    plan = batches(rows, random.Random(SEED))
     rates = (LR, HEAD_LR) if start is None else (CONTINUE_LR, CONTINUE_HEAD_LR)
-    run_epoch(model, plan, started, *rates)
+    if listwise > 0:
+        groups: dict[str, Rows] = {}
+        for question, row in kept:
+            groups.setdefault(question, []).append(row)
+        steps = question_batches(list(groups.values()), random.Random(SEED))
+        plan = [[row for g in batch for row in g] for batch in steps]
+        extra = listwise_loss([[len(g) for g in batch] for batch in steps], listwise)
+        run_epoch(model, plan, started, *rates, extra)
+    else:
+        plan = batches(rows, random.Random(SEED))
+        run_epoch(model, plan, started, *rates)
     minutes = (time.perf_counter() - started) / 60
     meta = {
         "seed": str(SEED),
@@ -313,6 +375,8 @@ def train(
         "positives": str(positives),
         "books": ",".join(books),
         "start": start.name if start else "",
+        "neighbours": str(neighbours),
+        "listwise": str(listwise),
     }
     export(model, out, meta)
     checks = check_scores(model, tokenizer)
@@ -355,6 +419,17 @@ def main() -> None:
         default="",
         help="readers'-question books (rank_data.py's names, comma-separated) to train on too",
     )
+    parser.add_argument(
+        "--neighbours",
+        action="store_true",
+        help="every SQuAD question with its article's closest other paragraph as a negative",
+    )
+    parser.add_argument(
+        "--listwise",
+        type=float,
+        default=0.0,
+        help="weight of the per-question ranking loss (0: pointwise only)",
+    )
     args = parser.parse_args()
     books = [b for b in args.books.split(",") if b]
     if "rust-book" in books:
@@ -368,7 +443,17 @@ def main() -> None:
     positives = args.positives
     if positives is None:  # `--positives 0` (the books alone) is a choice, not the default
         positives = REPLAY if args.start else POSITIVES
-    figures = train(args.quick, args.out, args.threads, args.limit, positives, books, args.start)
+    figures = train(
+        args.quick,
+        args.out,
+        args.threads,
+        args.limit,
+        positives,
+        books,
+        args.start,
+        args.neighbours,
+        args.listwise,
+    )
     print(json.dumps({k: v for k, v in figures.items() if k != "checks"}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
 

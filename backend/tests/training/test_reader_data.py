@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from training.reader_data import BookChunk, readers_examples
+from training.reader_data import HELD_OUT_ARTICLES, BookChunk, readers_examples, squad_examples
 
 CHUNKS = [
     BookChunk("stash.md", "Saving changes", "Run git stash to put uncommitted changes aside."),
@@ -56,3 +56,36 @@ def test_an_uncovered_question_trains_on_its_two_closest_chunks_as_not_answering
 def test_an_answer_no_chunk_of_its_page_holds_gives_no_pair() -> None:
     row = {"question": "how do i push", "doc": "stash.md", "answer_text": "sends commits"}
     assert _examples(row) == []
+
+
+def _article(n: int) -> dict[str, object]:
+    """A SQuAD-shaped article: its first paragraph answers one question, the second shares
+    the question's words without the answer, the third shares none."""
+    return {
+        "title": f"Castle_{n}",
+        "paragraphs": [
+            {
+                "context": f"The castle {n} was built by Count Odo in 1120.",
+                "qas": [
+                    {
+                        "question": f"Who built the castle {n}?",
+                        "answers": [{"text": "Count Odo", "answer_start": 29}],
+                    }
+                ],
+            },
+            {"context": f"The castle {n} was built of stone and rebuilt twice.", "qas": []},
+            {"context": "Wine from the valley is sold in the market.", "qas": []},
+        ],
+    }
+
+
+def test_every_neighbour_adds_the_closest_other_paragraph_without_changing_the_draws() -> None:
+    articles = [_article(n) for n in range(HELD_OUT_ARTICLES + 8)]
+    plain = list(squad_examples(articles, 8, random.Random(3)))
+    every = list(squad_examples(articles, 8, random.Random(3), every_neighbour=True))
+    assert [e for e in every if e.origin != "squad-same-article"] == [
+        e for e in plain if e.origin != "squad-same-article"
+    ]
+    neighbours = [e for e in every if e.origin == "squad-same-article"]
+    assert len(neighbours) == 8
+    assert all("rebuilt twice" in e.passage and not e.answerable for e in neighbours)
