@@ -50,9 +50,8 @@ from train_reader import (
     check_scores,
     export,
     features,
-    listwise_loss,
     load_reader_net,
-    question_batches,
+    question_plan,
     run_epoch,
 )
 
@@ -105,10 +104,8 @@ def train(model: ReaderNet, groups: list[Rows], threads: int) -> float:
     """One epoch over `groups`, the listwise loss beside the first stage's; returns minutes."""
     torch.set_num_threads(threads)
     started = time.perf_counter()
-    steps = question_batches(groups, random.Random(SEED), PAIRS)
-    flat = [[row for g in batch for row in g] for batch in steps]
-    extra = listwise_loss([[len(g) for g in batch] for batch in steps], LISTWISE)
-    run_epoch(model, flat, started, LR, HEAD_LR, extra)
+    plan, extra = question_plan(groups, random.Random(SEED), PAIRS, LISTWISE)
+    run_epoch(model, plan, started, LR, HEAD_LR, extra)
     return (time.perf_counter() - started) / 60
 
 

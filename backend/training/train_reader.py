@@ -178,6 +178,15 @@ def listwise_loss(sizes: list[list[int]], weight: float) -> Callable[[int, Any, 
     return loss
 
 
+def question_plan(
+    groups: list[Rows], rng: random.Random, size: int, weight: float
+) -> tuple[list[Rows], Callable[[int, Any, torch.Tensor], Any]]:
+    """`question_batches` as `run_epoch`'s plan (rows a step), with their `listwise_loss`."""
+    steps = question_batches(groups, rng, size)
+    plan = [[row for g in batch for row in g] for batch in steps]
+    return plan, listwise_loss([[len(g) for g in batch] for batch in steps], weight)
+
+
 def tensors(batch: list[dict[str, Any]]) -> tuple[torch.Tensor, ...]:
     """Padded ids, types, mask, allowed-answer mask, span targets and labels."""
     width = max(len(r["ids"]) for r in batch)
@@ -360,9 +369,7 @@ def train(
         groups: dict[str, Rows] = {}
         for question, row in kept:
             groups.setdefault(question, []).append(row)
-        steps = question_batches(list(groups.values()), random.Random(SEED))
-        plan = [[row for g in batch for row in g] for batch in steps]
-        extra = listwise_loss([[len(g) for g in batch] for batch in steps], listwise)
+        plan, extra = question_plan(list(groups.values()), random.Random(SEED), BATCH, listwise)
         run_epoch(model, plan, started, *rates, extra)
     else:
         plan = batches(rows, random.Random(SEED))
