@@ -47,6 +47,7 @@ from train_reader import (
     SHARED,
     ReaderNet,
     Rows,
+    by_question,
     check_scores,
     export,
     features,
@@ -92,12 +93,8 @@ def group_rows(
 def replay_rows(tokenizer: Any, rng: random.Random) -> list[list[dict[str, Any]]]:
     """SQuAD questions with their negatives, grouped by question (reader_data.py)."""
     articles = squad_articles(SHARED / "squad11-train" / "articles.jsonl.gz")
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for example in squad_examples(articles, REPLAY, rng):
-        row = features(tokenizer, example)
-        if row is not None:
-            groups.setdefault(example.question, []).append(row)
-    return list(groups.values())
+    featured = ((e.question, features(tokenizer, e)) for e in squad_examples(articles, REPLAY, rng))
+    return by_question((q, row) for q, row in featured if row is not None)
 
 
 def train(model: ReaderNet, groups: list[Rows], threads: int) -> float:

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +176,14 @@ def listwise_loss(sizes: list[list[int]], weight: float) -> Callable[[int, Any, 
         return weight * total / counted if counted else torch.zeros(())
 
     return loss
+
+
+def by_question(pairs: Iterable[tuple[str, dict[str, Any]]]) -> list[Rows]:
+    """(question, feature row) pairs as one group of rows a question, in first-seen order."""
+    groups: dict[str, Rows] = {}
+    for question, row in pairs:
+        groups.setdefault(question, []).append(row)
+    return list(groups.values())
 
 
 def question_plan(
@@ -366,10 +374,8 @@ def train(
     model.train()
     rates = (LR, HEAD_LR) if start is None else (CONTINUE_LR, CONTINUE_HEAD_LR)
     if listwise > 0:
-        groups: dict[str, Rows] = {}
-        for question, row in kept:
-            groups.setdefault(question, []).append(row)
-        plan, extra = question_plan(list(groups.values()), random.Random(SEED), BATCH, listwise)
+        groups = by_question(kept)
+        plan, extra = question_plan(groups, random.Random(SEED), BATCH, listwise)
         run_epoch(model, plan, started, *rates, extra)
     else:
         plan = batches(rows, random.Random(SEED))
