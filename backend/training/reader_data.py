@@ -7,7 +7,9 @@ Public data only, never an evaluation row:
   (a synthetic unanswerable: every word around the answer, not the answer); the question with one
   of its names or numbers swapped for another of its article that its paragraph never mentions,
   with its own paragraph (a synthetic unanswerable in SQuAD 2.0's manner: the paragraph answers a
-  question next to it, not it); with a paragraph of another article (off-topic);
+  question next to it, not it); with a paragraph of another article (off-topic); optionally
+  the question reworded away from its paragraph's words (reword.py), with its paragraph and
+  with that closest other paragraph;
 - squad-train10: SQuAD 2.0's unanswerable questions with their paragraph (its first five
   articles; the rest are held out);
 - squad-unanswerable/: unanswerable questions written here in SQuAD 2.0's manner (a negation, an
@@ -171,10 +173,14 @@ def squad_examples(
     positives: int,
     rng: random.Random,
     every_neighbour: bool = False,
+    reword: Callable[[str, str], str | None] | None = None,
 ) -> Iterator[Example]:
     """`positives` SQuAD questions with their paragraphs, and their negatives (module doc);
     `every_neighbour`: each question with its article's closest other paragraph, beside
-    whichever other negative its draw gives (the draws are the same either way)."""
+    whichever other negative its draw gives (the draws are the same either way); `reword`
+    (question, paragraph → another wording or None): that wording too, with the paragraph and
+    with the closest other paragraph, which now shares more of the question's words than its
+    own paragraph does (reword.py)."""
     pool: list[tuple[int, int, int]] = []
     for a, article in enumerate(articles):
         if a < HELD_OUT_ARTICLES:
@@ -191,6 +197,12 @@ def squad_examples(
         answer, start = str(gold["text"]), int(gold["answer_start"])
         passage, shift = with_heading(title, context)
         yield Example(question, passage, start + shift, answer, "squad")
+        reworded = reword(question, context) if reword is not None else None
+        if reworded is not None:
+            yield Example(reworded, passage, start + shift, answer, "squad-reworded")
+            near = _same_article(question, answer, p, title, paragraphs)
+            if near is not None:
+                yield Example(reworded, near.passage, -1, "", "squad-reworded-near")
         draw = rng.random()
         if draw < 0.35 or every_neighbour:
             neighbour = _same_article(question, answer, p, title, paragraphs)

@@ -1,12 +1,14 @@
 """Train the answer reader; writes backend/src/bookchat/answer/reader.safetensors.
 
     backend/.venv/bin/python backend/training/train_reader.py [--quick] [--out FILE]
-        [--books NAMES] [--start FILE] [--neighbours] [--listwise W]
+        [--books NAMES] [--start FILE] [--neighbours] [--listwise W] [--reword S]
     (make train runs it; --quick: a tenth of the data, minutes, for experiments; --books: readers'
     questions on more public books too; --start: continue a trained reader on a SQuAD replay
     and the books, at lower rates, instead of starting from MiniLM; --neighbours and --listwise:
     every SQuAD question against its article's closest other paragraph, ranked, measured and
-    not the default: decisions.md, "Each SQuAD question against its closest neighbour")
+    not the default: decisions.md, "Each SQuAD question against its closest neighbour";
+    --reword: a share of SQuAD questions reworded away from their paragraph too, measured and
+    not the default: decisions.md, "Questions reworded away from their paragraph")
 
 A cross-encoder started from the packaged all-MiniLM-L6-v2 (`[CLS] question [SEP] passage
 [SEP]`) with one linear head of three channels: the answer's start and end logits over the
@@ -50,6 +52,7 @@ from reader_data import (
     squad2_unanswerable,
     squad_articles,
     squad_examples,
+    words,
     written_unanswerable,
 )
 
@@ -246,14 +249,20 @@ def build(
     books: Sequence[str] = (),
     continued: bool = False,
     neighbours: bool = False,
+    reword: float = 0.0,
 ) -> tuple[list[Example], Counter[str]]:
     """Every training example (reader_data.py), seeded; `continued`: the replay's shares (SQuAD
     2.0's unanswerables once, a quarter of the written ones, the sample book twice);
-    `neighbours`: every SQuAD question with its article's closest other paragraph."""
+    `neighbours`: every SQuAD question with its article's closest other paragraph; `reword`:
+    this share of SQuAD questions also reworded away from their paragraph (reword.py)."""
     rng = random.Random(SEED)
     articles = squad_articles(SHARED / "squad11-train" / "articles.jsonl.gz")
     count = QUICK_POSITIVES if quick else positives
-    examples = list(squad_examples(articles, count, rng, every_neighbour=neighbours))
+    examples = list(
+        squad_examples(
+            articles, count, rng, every_neighbour=neighbours, reword=rewording(articles, reword)
+        )
+    )
     repeat = 1 if quick or continued else 2
     examples += squad2_unanswerable(SHARED / "squad-train10" / "questions.jsonl", repeat)
     written = ROOT / "backend" / "training" / "squad-unanswerable"
@@ -264,6 +273,26 @@ def build(
     examples += book_examples(questions, chunks, 1 if quick else 2 if continued else 3, rng)
     examples += books_examples(books, quick, rng)
     return examples, Counter(e.origin for e in examples)
+
+
+def rewording(
+    articles: Sequence[dict[str, Any]], share: float
+) -> Callable[[str, str], str | None] | None:
+    """reword.py's rewording for `share` of the questions (its own draws, so that the other
+    examples are drawn as without it), or None for none."""
+    if share <= 0:
+        return None
+    from reword import Rewording
+
+    questions = (qa["question"] for a in articles for p in a["paragraphs"] for qa in p["qas"])
+    asked = {w for q in questions for w in words(q)}
+    table = Rewording(packaged_model_dir(), asked)
+    draws = random.Random(SEED + 1)
+
+    def reword(question: str, paragraph: str) -> str | None:
+        return table.reword(question, paragraph) if draws.random() < share else None
+
+    return reword
 
 
 def export(model: ReaderNet, out: Path, meta: dict[str, str]) -> None:
@@ -357,6 +386,7 @@ def train(
     start: Path | None = None,
     neighbours: bool = False,
     listwise: float = 0.0,
+    reword: float = 0.0,
 ) -> dict[str, Any]:
     """Build the data, train one epoch (from `start`'s weights when given), export; returns the
     run's figures. `listwise` > 0: batches of whole questions, with `listwise_loss`."""
@@ -364,7 +394,7 @@ def train(
     torch.manual_seed(SEED)
     torch.set_num_threads(threads)
     started = time.perf_counter()
-    examples, origins = build(quick, positives, books, start is not None, neighbours)
+    examples, origins = build(quick, positives, books, start is not None, neighbours, reword)
     tokenizer = load_tokenizer()
     featured = [(e.question, features(tokenizer, e)) for e in examples]
     kept = [(q, f) for q, f in featured if f is not None][:limit]
@@ -390,6 +420,7 @@ def train(
         "start": start.name if start else "",
         "neighbours": str(neighbours),
         "listwise": str(listwise),
+        "reword": str(reword),
     }
     export(model, out, meta)
     checks = check_scores(model, tokenizer)
@@ -443,6 +474,12 @@ def main() -> None:
         default=0.0,
         help="weight of the per-question ranking loss (0: pointwise only)",
     )
+    parser.add_argument(
+        "--reword",
+        type=float,
+        default=0.0,
+        help="share of SQuAD questions also reworded away from their paragraph (reword.py)",
+    )
     args = parser.parse_args()
     books = [b for b in args.books.split(",") if b]
     if "rust-book" in books:
@@ -466,6 +503,7 @@ def main() -> None:
         args.start,
         args.neighbours,
         args.listwise,
+        args.reword,
     )
     print(json.dumps({k: v for k, v in figures.items() if k != "checks"}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")

@@ -89,3 +89,22 @@ def test_every_neighbour_adds_the_closest_other_paragraph_without_changing_the_d
     neighbours = [e for e in every if e.origin == "squad-same-article"]
     assert len(neighbours) == 8
     assert all("rebuilt twice" in e.passage and not e.answerable for e in neighbours)
+
+
+def test_a_reworded_question_trains_on_its_paragraph_and_its_closest_neighbour() -> None:
+    articles = [_article(n) for n in range(HELD_OUT_ARTICLES + 8)]
+    plain = list(squad_examples(articles, 8, random.Random(3)))
+    reworded = list(
+        squad_examples(
+            articles, 8, random.Random(3), reword=lambda q, _: q.replace("built", "erected")
+        )
+    )
+    mine = ("squad-reworded", "squad-reworded-near")
+    assert [e for e in reworded if e.origin not in mine] == plain
+    positives = [e for e in reworded if e.origin == "squad-reworded"]
+    near = [e for e in reworded if e.origin == "squad-reworded-near"]
+    assert len(positives) == len(near) == 8
+    assert all(e.question.startswith("Who erected") and e.answer == "Count Odo" for e in positives)
+    originals = [e for e in plain if e.origin == "squad"]
+    assert [(e.passage, e.start) for e in positives] == [(e.passage, e.start) for e in originals]
+    assert all("rebuilt twice" in e.passage and not e.answerable for e in near)
