@@ -197,17 +197,20 @@ def squad_examples(
         answer, start = str(gold["text"]), int(gold["answer_start"])
         passage, shift = with_heading(title, context)
         yield Example(question, passage, start + shift, answer, "squad")
+        draw = rng.random()  # `reword` draws from its own generator: the order is the same
         reworded = reword(question, context) if reword is not None else None
+        neighboured = draw < 0.35 or every_neighbour
+        neighbour = (
+            _same_article(question, answer, p, title, paragraphs)
+            if neighboured or reworded is not None
+            else None
+        )
         if reworded is not None:
             yield Example(reworded, passage, start + shift, answer, "squad-reworded")
-            near = _same_article(question, answer, p, title, paragraphs)
-            if near is not None:
-                yield Example(reworded, near.passage, -1, "", "squad-reworded-near")
-        draw = rng.random()
-        if draw < 0.35 or every_neighbour:
-            neighbour = _same_article(question, answer, p, title, paragraphs)
             if neighbour is not None:
-                yield neighbour
+                yield Example(reworded, neighbour.passage, -1, "", "squad-reworded-near")
+        if neighboured and neighbour is not None:
+            yield neighbour
         if draw < 0.35:
             continue  # the neighbour was this question's negative
         if draw < 0.52:

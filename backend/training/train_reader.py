@@ -486,6 +486,8 @@ def main() -> None:
         sys.exit("error: the Rust book's questions are the dev set: never trained on")
     if "sample-book" in books:
         sys.exit("error: the sample book's training questions are always trained on")
+    if not 0.0 <= args.reword <= 1.0:
+        sys.exit(f"error: --reword {args.reword}: a share of the questions, from 0 to 1")
     if args.start and not args.start.is_file():
         sys.exit(f"error: --start {args.start}: no such weights file")
     if not SHARED.exists():
