@@ -14,7 +14,7 @@ QUESTION = "Who constructed the fortress of Count Odo?"
 
 @pytest.fixture(scope="module")
 def rewording() -> Rewording:
-    return Rewording(packaged_model_dir(), words(QUESTION) | {"wine"})
+    return Rewording(packaged_model_dir(), words(QUESTION))
 
 
 def test_a_word_the_paragraph_uses_is_swapped_for_a_near_one_it_does_not(
