@@ -36,10 +36,12 @@ test-web: setup
 ## eval: the sample-book evaluation and its release gate (fresh temp index; rows in bench/results/)
 eval: setup-python
 	@scripts/eval-gate.sh
+	$(VENV)/bin/python bench/quality_page.py
 
 ## eval-shared: squad-dev10 and robotics-textbook evaluations (needs ../shared), rows in bench/results/
 eval-shared: setup-python
 	@scripts/eval-shared.sh
+	$(VENV)/bin/python bench/quality_page.py
 
 ## train: refit the answer model (answer/model.json, ~2 min), train the answer reader
 ## (answer/reader.safetensors, ~45-60 min on 2 cores; QUICK=1: a tenth of the data, minutes) and
