@@ -33,53 +33,58 @@ class Settings(BaseSettings):
         default="edge", alias="BOOKCHAT_EMBEDDED_ENGINE"
     )
 
-    # Chunking (see specs/001-bookchat/decisions.md for why these numbers).
+    # Chunking (why these numbers:
+    # specs/001-bookchat/decisions/0001-chunks-of-256-word-pieces-with-overlap.md).
     chunk_max_tokens: int = Field(default=256, ge=64, le=256, alias="BOOKCHAT_CHUNK_MAX_TOKENS")
     chunk_overlap: float = Field(default=0.18, ge=0.0, le=0.4, alias="BOOKCHAT_CHUNK_OVERLAP")
-    # 16 embeds as fast as 32 here with ~40 % less peak memory (decisions.md).
+    # Small batches keep peak memory down at no cost in speed
+    # (specs/001-bookchat/decisions/0006-embeddings-onnx-for-questions-bfloat16-for-books.md).
     embed_batch_size: int = Field(default=16, ge=1, le=256, alias="BOOKCHAT_EMBED_BATCH_SIZE")
     embedding_backend: Literal["onnx", "torch"] = Field(
         default="onnx", alias="BOOKCHAT_EMBEDDING_BACKEND"
     )
     # Whole books (ingest, training): bf16 where the CPU computes bfloat16 natively, else the
-    # backend above. The vectors are the same to cosine 0.9999 either way (decisions.md).
+    # backend above; the vectors are the same either way (decision 0006 above).
     ingest_embedding_backend: Literal["auto", "onnx", "torch", "bf16"] = Field(
         default="auto", alias="BOOKCHAT_INGEST_EMBEDDING_BACKEND"
     )
     model_cache_dir: Path = Field(
         default_factory=lambda: Path.home() / ".cache" / "bookchat", alias="BOOKCHAT_MODEL_CACHE"
     )
-    # One thread per query keeps tail latency flat when the other core is busy (FACTS.md).
+    # One thread per query keeps tail latency flat when the other cores are busy.
     embed_threads: int = Field(default=1, ge=1, le=64, alias="BOOKCHAT_EMBED_THREADS")
 
     # Retrieval and answering.
-    # Dense + BM25 (RRF): higher gold-section recall on both evaluation sets (decisions.md,
-    # "Evaluation and quality").
+    # Dense + BM25 (RRF) finds the gold section more often than either alone
+    # (specs/001-bookchat/decisions/0009-hybrid-search-and-the-passage-floor.md).
     hybrid: bool = Field(default=True, alias="BOOKCHAT_HYBRID")
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
     # P(covered) below which bookchat declines. Unset: the threshold calibrated together with the
-    # committed answer model (answer/model.json; decisions.md, "Learned answer model").
+    # committed answer model (answer/model.json;
+    # specs/001-bookchat/decisions/0014-learned-answer-model.md).
     min_coverage: float | None = Field(default=None, ge=0.0, le=1.0, alias="BOOKCHAT_MIN_COVERAGE")
     # Where answers carry the reader's short answer: in selection mode only (default: there the
-    # reader reads prose as it was trained to; on the sample book's passages its book-mode spans
-    # point at the answer only about 60 % of the time, decisions.md "The answer reader"), in every
-    # mode, or nowhere. Where the reader reads (every mode unless `off`), the quote is built
-    # around the unit of its span, shown or not.
+    # reader reads prose as it was trained to; in book mode its spans miss too often, see
+    # specs/001-bookchat/decisions/0021-answer-reader-and-short-answer.md), in every mode, or
+    # nowhere. Where the reader reads (every mode unless `off`), the quote is built around the
+    # unit of its span, shown or not.
     short_answers: Literal["selection", "all", "off"] = Field(
         default="selection", alias="BOOKCHAT_SHORT_ANSWERS"
     )
     # Who decides whether a selection answers the question: the answer model (its units'
     # features), the answer reader (its P that the selection answers, against the threshold
     # calibrated on held-out data, answer/reader.json), or both (the model, the reader declining
-    # where it is sure: P below `selection_veto`, which keeps 0.98 of held-out answerable ones).
+    # where it is sure: P below `selection_veto`;
+    # specs/001-bookchat/decisions/0022-selections-reader-veto-and-anchored-quote.md).
     selection_judge: Literal["model", "reader", "both"] = Field(
         default="both", alias="BOOKCHAT_SELECTION_JUDGE"
     )
     # Who decides whether the book (or a chapter) covers a question: the answer model alone, or
     # both (the model, the answer reader overruling it where it is sure: it reads the passages
-    # an answer is drawn from and declines below `book_veto`, which keeps 0.98 of held-out
-    # answerable questions, and answers above `book_vouch`, which 0.99 of held-out off-topic
-    # and uncovered ones stay below; answer/reader.json). An operator's `min_coverage` turns it off.
+    # an answer is drawn from, declines below `book_veto` and answers above `book_vouch`, both
+    # calibrated on held-out questions in answer/reader.json;
+    # specs/001-bookchat/decisions/0023-book-and-chapter-reader-veto-vouch-and-anchor.md).
+    # An operator's `min_coverage` turns it off.
     book_judge: Literal["model", "both"] = Field(default="both", alias="BOOKCHAT_BOOK_JUDGE")
     # Retrieved passages the answer reader reads and reorders before units are drawn from the
     # best of them (answer/reading.py); 0: retrieval's order.
@@ -89,8 +94,8 @@ class Settings(BaseSettings):
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")
     # Fill the sentence cache in the background at start-up and after each ingest: stored sentence
     # vectors are copied in, and only an index built before they were stored is embedded, so the
-    # first selections and checks of generated answers do not pay for it (decisions.md, "Query
-    # path at library scale: stored sentence vectors").
+    # first selections and checks of generated answers do not pay for it
+    # (specs/001-bookchat/decisions/0008-stored-sentence-vectors.md).
     warm_sentence_cache: bool = Field(default=True, alias="BOOKCHAT_WARM_SENTENCE_CACHE")
     # Sentence vectors kept in memory (~1.5 KB each) for what is embedded at query time:
     # selections, checks of generated answers, an index without stored ones. 50,000 is ~77 MB.
@@ -137,7 +142,7 @@ class Settings(BaseSettings):
     # shown in /health) and use only that; `bookchat check-llm` runs the same probe.
     llm_probe: bool = Field(default=True, alias="BOOKCHAT_LLM_PROBE")
     # Below this cosine with its cited source a generated sentence is reported as unsupported
-    # (calibrated on the sample book, see decisions.md "LLM answers").
+    # (calibrated on the sample book: specs/001-bookchat/decisions/0025-llm-answers.md).
     llm_min_sentence_support: float = Field(
         default=0.55, ge=-1.0, le=1.0, alias="BOOKCHAT_LLM_MIN_SENTENCE_SUPPORT"
     )

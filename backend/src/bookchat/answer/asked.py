@@ -1,9 +1,7 @@
 """What a question asks for, read once: the kind of answer, how many things, the term "What is
 X?" defines, the sides a comparison sets apart, and the code and acronyms it names.
 
-Every stage that weighs the question (the features, coverage, the shape rules, the choice of
-what to quote) reads these, and the question's content words, from one `Asked`, made when the
-question is judged, rather than parsing the question again where it needs one of them.
+Every stage that weighs the question reads them from one `Asked` instead of parsing it again.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ marker. Nothing is cut inside a sentence: a unit that does not fit the word budg
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from bookchat.answer.features import Candidate
@@ -63,18 +63,7 @@ class Source:
 
     def citation(self, index: int, excerpt: str) -> Citation:
         """This source as the answer's citation number `index`."""
-        return Citation(
-            index=index,
-            chunk_id=self.chunk_id,
-            path=self.path,
-            doc_id=self.doc_id,
-            chapter=self.chapter,
-            chapter_title=self.chapter_title,
-            section=self.section,
-            url=self.url,
-            excerpt=excerpt,
-            score=self.score,
-        )
+        return Citation(index=index, excerpt=excerpt, **asdict(self))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,16 +1,9 @@
-"""Coverage and the decline: does the book (or chapter, or selection) cover the question at all,
-and what is the reader told when it does not?
+"""Coverage and the decline: does the book (or chapter, or selection) cover the question, and
+what is the reader told when it does not?
 
-The coverage model (answer/model.py) decides from what the best passage offers
-(`coverage_features`); named things are one of its inputs and also a rule of their own.
-
-Named things (retrieval/named.py): when the passages lack an option, config key, file name,
-path, version or acronym the question names, the book does not answer *that* question, however
-close the topic ("What does git rebase --onto do?" against the section on `git rebase`).
-
-The decline: what the reader is told when the book, chapter or selection does not answer, where
-they are pointed instead, and how far to trust an answer (confidence, 0.5 at the coverage
-threshold).
+The coverage model (answer/model.py) decides from what the best passage offers. Named things
+(an option, file or acronym the question names and the passages lack) are one of its inputs and
+a rule of their own: the book then answers a nearby question, not this one.
 """
 
 from __future__ import annotations
@@ -109,9 +102,7 @@ def coverage_features(
 
 def names_heading(asked: Asked, heading: str) -> bool:
     """Whether the question names all the words of the heading, or of either part of a heading
-    "<subject> with <means>": "How do I make git clean also remove ignored build output?" names
-    "Removing untracked files with git clean", "Which branches does a plain git push send?"
-    names "Pushing"."""
+    "<subject> with <means>" ("Removing untracked files with git clean")."""
     return any(
         (terms := content_terms(part.replace("-", " "))) and terms <= asked.split_terms
         for part in heading_parts(heading)
@@ -121,8 +112,7 @@ def names_heading(asked: Asked, heading: str) -> bool:
 def chapter_declined(
     book: Composition | None, catalog: Catalog, chapter: dict[str, object], said: Phrases
 ) -> tuple[str, SuggestedChapter | None]:
-    """Chapter mode's abstention for `chapter` (its catalog entry) and the chapter the book-wide
-    answer `book` points to, if any (`suggest_chapter`, `chapter_message`)."""
+    """Chapter mode's abstention for `chapter` and the chapter the book-wide answer points to."""
     suggestion = suggest_chapter(book, catalog, exclude=str(chapter["key"]))
     return chapter_message(str(chapter["title"]), suggestion, said), suggestion
 

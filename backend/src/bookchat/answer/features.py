@@ -1,11 +1,9 @@
 """Features of a (question, unit) pair: what the learned scorer weighs to pick the answer.
 
-Meaning (MiniLM similarity of the question to the unit, to its section heading and page title,
-to its passage and to its neighbours), shared rare words (IDF-weighted over the candidates),
-what the question asks for against what the unit offers (a date for "when", a number for "how
-many", a command for "how do I", a reason for "why"), the unit's role and where it stands.
-The names are fixed: the committed weights (answer/model.json) are stored by name, so a feature
-can be added without silently shifting the others.
+Meaning (MiniLM similarity to the unit, its heading, title, passage and neighbours), shared rare
+words, what the question asks for against what the unit offers, the unit's role and place. The
+committed weights (answer/model.json) are stored by name, so a feature can be added without
+shifting the others.
 """
 
 from __future__ import annotations

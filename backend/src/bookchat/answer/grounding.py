@@ -1,8 +1,7 @@
 """Grounding: retrieve passages, score their units, decide coverage, then quote or decline.
 
-The decision is the coverage model's, made at the passage level and apart from the wording of
-any one sentence: covered means the reader gets an answer, a span when one unit answers on its
-own, else the most relevant passage, introduced as such. The unit scores only choose the words.
+Coverage is decided per passage by the coverage model; covered means an answer (a span when one
+unit answers on its own, else the passage). The unit scores only choose the words.
 """
 
 from __future__ import annotations
@@ -90,25 +89,18 @@ class Judged:
 
     @property
     def best(self) -> int:
-        """The candidate an answer opens with, ranked as `decide` ranks them: by the answer
-        model's scores with the units the question's shape asks for on top."""
+        """The candidate an answer opens with, ranked as `decide` ranks them."""
         return select.best_index(self.candidates, self.shaped.scores)
 
 
 def pool(
     hits: Sequence[Hit], min_score: float, code: Sequence[str] = (), term: str | None = None
 ) -> list[Hit]:
-    """The passages units are drawn from: those reaching `min_score`, naming all the `code`
-    the question names or introducing the `term` it asks to define (titled with it, or setting
-    it in bold), at most POOL_PASSAGES, in retrieval order except that a passage with
-    nothing to quote but furniture (a reading list, the learning objectives) yields its place
-    to one that can be quoted, and that the passage answering "What is `term`?" (its section's
-    opening, or where it is set in bold) joins them when ranked below.
-
-    Such passages repeat a lesson's keywords, so they rank high, but nothing in them is ever
-    quoted while anything else answers: in the pool they only push the answer out. A passage
-    naming `--no-ff` is about the question's `--no-ff` however far "Why would a team use it?"
-    is from its words in MiniLM's space; whether it answers is the coverage model's to say."""
+    """The passages units are drawn from, in retrieval order: those reaching `min_score`, naming
+    all the question's `code` or introducing the `term` it asks to define; at most
+    POOL_PASSAGES, furniture-only passages yielding their place (they rank high on a lesson's
+    keywords but are never quoted), and the opening that defines `term` joining when ranked
+    below."""
     relevant = [h for h in hits if h.score >= min_score or _named(h, code, term)]
     content = [h for h in relevant if _quotable(h)]
     kept = {id(h) for h in content[:POOL_PASSAGES]}
@@ -119,8 +111,7 @@ def pool(
             spare -= 1
     opening = [h for h in content if _opens(h, term)]
     if opening and not any(id(h) in kept for h in opening):
-        # "What is interactive rebase?": the section's opening ranked fifth, below a later
-        # passage of it and others that only name it; it joins them rather than be left out.
+        # The section's opening can rank below passages that only name the term.
         kept.add(id(opening[0]))
     return [h for h in relevant if id(h) in kept]
 
@@ -208,10 +199,9 @@ def decide(
     anchor_answers: bool = True,
     vouched: bool = False,
 ) -> tuple[Composition | None, float]:
-    """The answer (span or passage) when the passages cover the question, else None; a passage
-    is introduced in `said`'s language. `anchor`: the candidate holding the reader's span, which
-    the answer quotes first (a span whatever the answer model says when `anchor_answers`, as in
-    a selection); `vouched`: the answer reader is sure the passages answer."""
+    """The answer (span or passage) when the passages cover the question, else None, with
+    P(covered). `anchor` is the candidate holding the reader's span, quoted first; `vouched`
+    means the answer reader is sure the passages answer."""
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
@@ -219,17 +209,15 @@ def decide(
     if vouched:
         covered = max(covered, needed)
     if judged.answered_by_shape:
-        # X's definition, its section or its introduction in bold is the book's answer to
-        # "What is X?", sections titled X and Y to "the difference between X and Y", however
-        # few of their words the question shares ("`git clone --depth 1 <url>` fetches only the
-        # latest commit" under "Shallow clone"): covered, at the least confidence an answer is
-        # given with.
+        # X's definition or section answers "What is X?" (sections X and Y a comparison)
+        # however few words the question shares: covered, at the least confidence.
         covered = max(covered, needed)
     if covered < needed:
         return None, covered
     if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
         # A named option, key or acronym the passages lack: the book answers a nearby question,
-        # not this one, however well the rest matches (decisions.md, "Named terms").
+        # not this one, however well the rest matches
+        # (specs/001-bookchat/decisions/0015-named-terms-must-be-in-the-passages.md).
         return None, min(covered, 0.5 * needed)
     choice = select.choose(
         judged.candidates,
@@ -277,19 +265,15 @@ MUCH_BETTER = 2.0
 
 
 def elsewhere(chapter: Grounding, book: Grounding, key: str) -> bool:
-    """True when the book answers the question from another chapter much better than the
-    chapter does: a unit that answers on its own against the chapter's mere passage, or a unit
-    scoring MUCH_BETTER times the chapter's best, X's definition or section for "What is X?"
-    where the chapter has neither, or a section whose heading the question names where the
-    chapter's is not. The chapter then declines and points there."""
+    """True when another chapter answers much better (a span against the chapter's passage, a
+    unit MUCH_BETTER times its best, or the definition or named section the chapter lacks): the
+    chapter then declines and points there."""
     found = book.composition
     if found is None or not found.citations or found.citations[0].chapter == key:
         return False
     if (book.defines and not chapter.defines) or (book.named and not chapter.named):
-        # The chapter would quote a sentence that names X (a table row, a passing mention)
-        # while another chapter says what X is ("What is a three-way merge?" in Everyday Git),
-        # or a sentence near the question's words while another chapter's section is about the
-        # command it names ("Which git reset mode …?" in Git Internals).
+        # The chapter would quote a passing mention while another chapter says what X is, or
+        # has the section about the command the question names.
         return True
     if chapter.composition is not None and chapter.composition.kind == "passage":
         return found.kind == "span"
@@ -335,10 +319,8 @@ class Grounder:
         said: Phrases = ENGLISH,
         short: bool = True,
     ) -> Grounding:
-        """Retrieve with `question`; judge units for `focus` (the question itself, when the
-        retrieval query was widened with earlier turns: those turns are already answered);
-        `short=False` when no reader will see the answer (the answer reader does not read it:
-        no short answer, and the quote is the answer model's alone)."""
+        """Retrieve with `question` and judge units for `focus` (the question itself when the
+        query was widened with earlier turns); `short=False` skips the answer reader."""
         hits = await asyncio.to_thread(self.proposed, question, vector, top_k, chapter)
         query = Asked.of(question)
         relevant = pool(hits, self._settings.min_chunk_score, query.code, query.defined)
@@ -361,9 +343,8 @@ class Grounder:
             threshold=self._settings.min_coverage,
             said=said,
             anchor=anchor,
-            # The reader chooses the unit. Whether one unit answers on its own is the reader's
-            # call where it is sure of its span, else the answer model's: "Tell me about
-            # installing Git" keeps its passage.
+            # The reader chooses the unit; whether it answers on its own is the reader's call
+            # where it is sure of its span, else the answer model's.
             anchor_answers=sure,
             vouched=verdict == "vouch",
         )
@@ -391,15 +372,13 @@ class Grounder:
     def proposed(
         self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
     ) -> list[Hit]:
-        """The `top_k` passages to answer from (blocking): retrieval's, reordered by the reader
-        when one ranks."""
+        """The `top_k` passages to answer from (blocking), reordered by the ranker if any."""
         limit = max(top_k, self._read)
         hits = self._retriever.search(question, vector.tolist(), limit=limit, chapter=chapter)
         return self.reorder(question, hits, top_k)
 
     def reorder(self, question: str, hits: Sequence[Hit], top_k: int) -> list[Hit]:
-        """The first `top_k` of `hits` once the reader has read `reader_passages` of them and
-        reordered those (answer/reading.py); retrieval's without a reader."""
+        """The first `top_k` of `hits` after the ranker reorders `reader_passages` of them."""
         if self._ranker is None or not self._read:
             return list(hits[:top_k])
         return reordered(self._ranker, question, hits[: max(top_k, self._read)])[:top_k]
@@ -407,10 +386,8 @@ class Grounder:
     async def _read_best(
         self, question: str, judged: Judged, hits: Sequence[Hit]
     ) -> tuple[int | None, str | None, bool]:
-        """The reader's short answer in the passage the answer would open with (its best unit
-        as `decide` ranks them: the question's shape first), the candidate holding it (the
-        quote is built around it) and whether the reader is sure of it (it beats "no answer");
-        (None, None, False) without a reader."""
+        """The candidate holding the reader's span in the passage the answer opens with, the
+        span, and whether the reader is sure of it; (None, None, False) without a reader."""
         if self._reader is None or not judged.candidates:
             return None, None, False
         hit = hits[judged.candidates[judged.best].source]

@@ -1,10 +1,8 @@
 """The learned answer model: which unit answers a question, and whether the book covers it.
 
-Two logistic regressions, trained by `backend/training/train.py` on public data only
-(squad-train10 and the sample book's training questions, never the evaluation rows) and committed
-as `model.json` beside this file: a unit scorer over answer/features.py, and a coverage model over
-what the best passage offers (coverage_features). Prediction is a dot product: no library, no
-download, microseconds per question.
+Two logistic regressions, trained by `backend/training/train.py` on public data only (never the
+evaluation rows) and committed as `model.json`: a unit scorer over answer/features.py and a
+coverage model over what the best passage offers. Prediction is a dot product: no library.
 """
 
 from __future__ import annotations
@@ -80,10 +78,9 @@ class Logistic:
 
 @dataclass(frozen=True, slots=True)
 class AnswerModel:
-    """The unit scorer, the coverage models and the thresholds fitted with them.
-
-    A selection has its own coverage model: the reader chose the passage, which has no heading
-    and no retrieval behind it, so the same figures mean something else there."""
+    """The unit scorer, the coverage models and the thresholds fitted with them. A selection has
+    its own coverage model: with no heading or retrieval behind it, the features mean something
+    else."""
 
     scorer: Logistic
     coverage: Logistic

@@ -1,15 +1,8 @@
 """The sentences bookchat itself writes into answers, in the reader's language.
 
-English and French; any other locale reads English. The request's `locale` picks the language
-(its edition's locale when it names none), so a French reader's abstentions, passage
-introductions, chapter suggestions, notices and warnings are French. The book's own text is
-quoted as it is. Templates take named fields with str.format; the values are never re-read as
-templates, so a title with braces is safe. French uses « » and a no-break space before a colon.
-
-One of them says so when an answer quotes a page the reader's locale has not translated yet.
-Such a page is indexed in the reader's edition with the default locale's text, at the URL the
-reader's locale serves it (Docusaurus serves the untranslated text there), so the citation
-already leads to the right page; the reader is only told that the text is not in their language.
+English and French; any other locale reads English. The request's `locale` (else its edition's)
+picks the language; the book's own text is quoted as it is. Templates take named fields with
+str.format, whose values are never re-read as templates, so a title with braces is safe.
 """
 
 from __future__ import annotations

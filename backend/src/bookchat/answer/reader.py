@@ -1,13 +1,10 @@
 """The answer reader: a MiniLM cross-encoder trained here that reads a question with a passage.
 
-For each passage it gives one relevance score (does this passage answer the question?), used to
-rank passages and to decide coverage, and the span most likely to be the answer, SQuAD-style
-(start and end word pieces), beside how far that span beats "no answer here" (the [CLS] span).
-It was fine-tuned from the packaged all-MiniLM-L6-v2 by `backend/training/train_reader.py`;
-the shipped file holds only the tensors training changed (float16) and the head, so the
-packaged checkpoint stays the one source of the word embeddings. No hub, no transformers
-import: the forward pass is `embedding.minilm.TorchMiniLM`, with bfloat16 products where the CPU
-computes them natively and float32 elsewhere.
+For each passage: a relevance score (does it answer the question?), used to rank passages and
+judge coverage, and the likeliest answer span with how far it beats "no answer here" ([CLS]).
+The shipped file holds only the tensors fine-tuning changed and the head, so the packaged
+MiniLM checkpoint stays the one source of the word embeddings; the forward pass is
+`embedding.minilm.TorchMiniLM` (no hub, no transformers).
 """
 
 from __future__ import annotations
@@ -242,7 +239,7 @@ def reader_version() -> str:
 
 
 def calibration() -> dict[str, Any]:
-    """What backend/training/calibrate_reader.py measured and fitted for the shipped weights."""
+    """The thresholds backend/training/calibrate_reader.py fitted for the shipped weights."""
     if not CALIBRATION.exists():
         return {}
     data: dict[str, Any] = json.loads(CALIBRATION.read_text(encoding="utf-8"))

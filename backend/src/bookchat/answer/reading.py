@@ -1,10 +1,8 @@
 """The read stage: the answer reader reorders the passages retrieval proposes.
 
-Retrieval (dense + BM25) ranks passages by the words and meaning they share with the question;
-the reader reads the question with each passage and says how well it answers. Neither alone
-ranks best: on held-out readers' questions of three training books (rank_reader.py), the
-reader's relevance less RANK_WEIGHT · log(1 + retrieval rank) puts an answering passage first
-more often than either (decisions.md, "The reader reorders what retrieval proposes").
+Retrieval ranks passages by shared words and meaning; the reader says how well each answers.
+Neither alone ranks best, so the order is the reader's relevance less
+RANK_WEIGHT · log(1 + retrieval rank) (specs/001-bookchat/experiments.md).
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from bookchat.answer.reader import Reader
 from bookchat.answer.short_answer import passage_text
 from bookchat.vectorstore import Hit
 
-# Chosen on held-out training questions (never an evaluated row): 1.0 of the grid 0-6.
+# Chosen on held-out training questions, never an evaluated row.
 RANK_WEIGHT = 1.0
 
 

@@ -1,11 +1,8 @@
 """Choose what to quote: a coherent span around the best unit, or the most relevant passage.
 
-A span is the best-scored unit with what it needs to make sense: a definition with the sentence
-after it, a sentence ending in a colon with the list or command it introduces, a list item with
-its lead-in (and its siblings when the list fits), a row under its header; then any other unit
-nearly as good. When no unit answers on its own (why / explain / compare questions) but the
-passage covers the question, the passage itself is quoted from its best unit on, whole units only.
-Furniture (objectives, reading lists, exercises, summaries) is quoted only when nothing else is.
+A span is the best unit with what it needs to be read on its own (a lead-in with its list, a row
+with its header) plus units nearly as good; when no unit answers on its own, a window of whole
+units of the best unit's passage. Furniture is quoted only when nothing else is.
 """
 
 from __future__ import annotations
@@ -28,8 +25,8 @@ NEAR_BEST = 0.3
 MAX_EXTRA = 2
 # The sentence before or after the best one, in its paragraph, comes along at this share.
 NEIGHBOUR_SHARE = 0.15
-# A quoted answer aims at this length (the reference answers of readers' questions run 15-60
-# words; much more buries the answer). answer_max_words stays the hard cap.
+# A quoted answer aims at this length: much more buries the answer. answer_max_words stays the
+# hard cap.
 TARGET_WORDS = 70
 # A passage answer is a window of at most this many units, as a reader would quote it.
 WINDOW = 3
@@ -54,11 +51,9 @@ def choose(
     anchor: int | None = None,
     anchor_answers: bool = True,
 ) -> Choice | None:
-    """The units to quote: a span when the best unit reaches `span_threshold`, else the passage
-    around it, each with the compared `sides` it leaves out; None when nothing can be quoted.
-    `anchor`: the unit holding the reader's span, quoted first whatever its score; a span
-    whatever the answer model says when `anchor_answers`, else a span only where the answer
-    model's best unit answers on its own."""
+    """The units to quote (a span when the best unit reaches `span_threshold`, else its passage)
+    plus the compared `sides` they leave out; None when nothing fits. `anchor`, the unit holding
+    the reader's span, is quoted first, as a span when `anchor_answers`."""
     on_its_own = scores[best_index(candidates, scores)] >= span_threshold
     if anchor is not None:
         # The reader read the question with the words and points into this unit: the answer
@@ -83,8 +78,7 @@ def words(text: str) -> int:
 
 
 def cost(unit: Unit, shown: set[str]) -> int:
-    """Words a unit adds to an answer that already shows `shown` (its lead-in and the sentence
-    it leans on count once)."""
+    """Words a unit adds to an answer already showing `shown` (shared lead-ins count once)."""
     return sum(words(t) for t in (unit.text, unit.lead, unit.before) if t and t not in shown)
 
 
@@ -117,9 +111,8 @@ class _Budget:
         if c in self.taken:
             return True
         shown = cost(c.unit, self.shown)
-        # The sentence a unit leans on ("It is the third most populated …" needs what "It" is)
-        # is shown with it but not counted against the target: it makes the unit readable, it
-        # adds no answer, and counting it crowded out units that did. The cap still holds.
+        # The sentence a unit leans on is shown with it but not counted against the target: it
+        # makes the unit readable and adds no answer. The cap still holds.
         leaned = c.unit.before and c.unit.before not in self.shown
         need = shown - (words(c.unit.before) if leaned else 0)
         if self.used + need > (limit or self.target) or self.shown_words + shown > self.cap:
@@ -131,9 +124,8 @@ class _Budget:
         return True
 
     def take_all(self, cs: Sequence[Candidate]) -> bool:
-        """Take every one of `cs` or none: a list its lead-in announces is read whole (past the
-        target length, within the cap), never as "1. Visual … 3. Inertial" with the item that
-        did not fit left out."""
+        """Take every one of `cs` or none: an announced list is read whole (past the target,
+        within the cap), never with an item left out."""
         shown, need = set(self.shown), 0
         for c in cs:
             if c not in self.taken:
@@ -178,8 +170,7 @@ def _complete(
 
 def _antecedent(candidates: Sequence[Candidate], c: Candidate) -> Candidate | None:
     """What `c` points back at when it opens on a pronoun: the sentence before it in its
-    paragraph, or the code block right above a paragraph it opens ("This adds your workspace's
-    packages to ROS 2's search path." after `source install/setup.bash`); else None."""
+    paragraph, or the code block right above the paragraph it opens; else None."""
     if c.unit.role not in ("prose", "definition", "admonition"):
         return None
     if not ANAPHOR.match(c.unit.text.removeprefix("> ")):
@@ -210,8 +201,7 @@ def _take(candidates: Sequence[Candidate], c: Candidate, budget: _Budget) -> boo
 
 
 def _list(candidates: Sequence[Candidate], of: Candidate) -> list[Candidate]:
-    """The items announced by the lead-in of `of`: its block's items under the same lead-in (a
-    nested list's items, without the items around the one that announces them)."""
+    """The items of `of`'s block under the same lead-in (a nested list without its parents)."""
     return [c for c in _block(candidates, of) if c.unit.lead == of.unit.lead]
 
 
@@ -220,9 +210,8 @@ def _introduces(c: Candidate) -> bool:
 
 
 def _without_dangling(candidates: Sequence[Candidate], taken: list[Candidate]) -> list[Candidate]:
-    """`taken` less any sentence ending in a colon whose list, table or command did not fit:
-    "Example Action Definition (`MoveRobot.action`):" with nothing after it tells the reader
-    nothing and reads as a cut answer. Empty when nothing else was taken."""
+    """`taken` less any lead-in whose list, table or command did not fit (it reads as a cut
+    answer); empty when nothing else was taken."""
     kept = list(taken)
     # Repeated: dropping "1. Missing function:" leaves "Causes and Solutions:" dangling.
     while dangling := [c for c in kept if _introduces(c) and _next(candidates, c) not in kept]:
@@ -233,10 +222,9 @@ def _without_dangling(candidates: Sequence[Candidate], taken: list[Candidate]) -
 def _neighbours(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], best: int, budget: _Budget
 ) -> None:
-    """The sentences either side of the best one, in its paragraph, when they score at least
-    NEIGHBOUR_SHARE of it: an answer is often a topic sentence and the detail after it. The
-    sentence after it that leans on it ("They simplify complex system startup, …") continues
-    it, whatever its own score: its pronoun hides the words the question shares."""
+    """The sentences either side of the best one, in its paragraph, scoring at least
+    NEIGHBOUR_SHARE of it (an answer is often a topic sentence and its detail), and the one after
+    it that leans on it whatever its score (its pronoun hides the question's words)."""
     here = candidates[best]
     for step in (1, -1):
         for i, c in enumerate(candidates):
@@ -290,10 +278,8 @@ def span(
 def passage(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
-    """The passage answer (see `_window`). When all its window says is a lead-in whose script
-    is too long to quote ("This hook checks the staged content … file:"), the window around the
-    passage's next best unit instead; the lead-in alone (`ends_on_lead_in`) when nothing else
-    in the passage can be read: another passage would cite the wrong section."""
+    """The passage answer (see `_window`); when the window is only a lead-in whose script is too
+    long, the window around the passage's next best unit, else that lead-in alone."""
     taken = _window(candidates, scores, max_words)
     kept = _without_dangling(candidates, taken)
     if kept or not taken:
@@ -309,10 +295,8 @@ def _names(c: Candidate, key: re.Pattern[str]) -> bool:
 
 
 def _term_key(term: str, terms: Sequence[str] = ()) -> re.Pattern[str]:
-    """The last word of a compared term ("ROS 2 workspace" → workspace), singular or plural; the
-    whole term when another one ends on the same word ("shallow clone", "partial clone"); a
-    term another compared term extends ("git diff" and "git diff --staged") only as a whole that
-    ends there: "`git diff --staged`" and "`git diff A...B`" do not name `git diff`."""
+    """What names a compared term: its last word, singular or plural; the whole term when another
+    term ends on the same word; the whole term ending there when another term extends it."""
     if any(extends(t, term) for t in terms):
         ends = r"(?=`|\s*[|,;:)]|\.(?:\s|$)|\s*$)"
         return re.compile(rf"(?<![\w.-]){re.escape(term)}{ends}", re.IGNORECASE)
@@ -333,9 +317,7 @@ def with_compared(
     max_words: int,
 ) -> list[Candidate]:
     """`chosen` plus, for each compared term it never names, the opening of the section titled
-    with it or else the best unit that names it (never furniture, with what it needs to be
-    read), when it fits: "the difference between a node and a topic" answered about nodes
-    alone tells half the answer."""
+    with it or else the best unit naming it, when it fits: one side alone is half an answer."""
     terms = [side.term for side in sides]
     keys = {k.pattern: (s, k) for s, k in ((s, _term_key(s.term, terms)) for s in sides)}
     if len(keys) < 2:
@@ -367,12 +349,8 @@ def _window(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], max_words: int
 ) -> list[Candidate]:
     """A window of whole units of the best unit's passage: from that unit on (then back), at
-    most WINDOW units and TARGET_WORDS words, the way a reader would quote a passage.
-
-    The passage is the best unit's even when its score is weak: the scorer weighs the passage's
-    retrieval rank with everything else, and on the training questions staying in the passage
-    retrieval ranked first unless a unit elsewhere scored 1.5 times better chose the gold passage
-    less often (squad-train10 0.626 against 0.650, sample book 0.667 against 0.686)."""
+    most WINDOW units and TARGET_WORDS words. The passage is the best unit's even when its score
+    is weak: the scorer already weighs each passage's retrieval rank."""
     # best_index skips furniture: a self-check or a reading list is no answer.
     best = candidates[best_index(candidates, scores)]
     own = [

@@ -1,10 +1,9 @@
 """Selection mode: the answer from the passage a reader highlighted, and from nothing else.
 
-The selection is split into units as ingest splits a section, its units judged by the answer
-model as a book's are (one passage, no heading), and the answer reader reads it with the
-question: the reader's span is the short answer and the unit the quote is built around, and
-below the calibrated veto the reader is sure the selection does not answer (decisions.md, "A
-reader trained on twice the questions, and its veto on selections").
+The selection is split into units and judged as one passage with no heading; the answer reader
+reads it with the question: its span is the short answer and the unit the quote is built around,
+and below the calibrated veto it is sure the selection does not answer
+(specs/001-bookchat/decisions/0022-selections-reader-veto-and-anchored-quote.md).
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from bookchat.answer.selection import SelectionGrounder
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.overview.answer import Outlines, answer_overview, find_target
-from bookchat.overview.scope import Target
+from bookchat.overview.scope import Place, Target
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.editions import Edition, language_of
 from bookchat.retrieval.followup import PriorTurn, contextual_query
@@ -109,7 +109,7 @@ class AnswerService:
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._model = default_model()
-        # Loaded only when some answer may carry a short answer: ~0.5 s of start-up otherwise.
+        # Loaded only when some answer may carry a short answer: it slows start-up otherwise.
         reads = (
             settings.short_answers != "off"
             or settings.reader_passages > 0
@@ -132,7 +132,7 @@ class AnswerService:
         self._grounder = self._grounder_for(self._retriever)
         self._outlines = Outlines()
         self._speller: tuple[str | None, Speller] | None = None
-        english_words()  # ~0.2 s: at start-up, not on the first question
+        english_words()  # at start-up, not on the first question
         self._writer = (
             LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
             if generator is not None
@@ -143,10 +143,7 @@ class AnswerService:
         self, request: QueryRequest, history: Sequence[PriorTurn] = ()
     ) -> QueryResponse:
         """Answer one question in its mode; raises the errors in bookchat.answer.schema.
-
-        `history` holds the conversation's earlier turns, oldest first: a follow-up question is
-        retrieved together with them (selection mode answers from the selection alone).
-        """
+        `history`: earlier turns, oldest first, retrieved with a follow-up question."""
         started = time.perf_counter()
         scope = await self._scope(request)
         outcome, response = await self._extractive(request, history, started, scope)
@@ -196,20 +193,13 @@ class AnswerService:
         chapter: dict[str, Any] | None,
     ) -> Target | None:
         outlines = self._outlines.of(self._catalog.current, edition.version, edition.locale)
-        return find_target(
-            request.question,
-            mode=request.mode,
-            chapter=chapter,
-            page=request.page,
-            catalog=seen,
-            outlines=outlines,
-        )
+        where = Place(request.mode, chapter, request.page, seen, outlines)
+        return find_target(request.question, where)
 
     def _overview(
         self, request: QueryRequest, scope: Scope, chapter: dict[str, Any] | None
     ) -> Outcome | None:
-        """An overview question answered from the stored outline (`chapter`: chapter mode's
-        catalog entry); None for any other question."""
+        """An overview question answered from the stored outline; None for any other."""
         if request.mode == "selection" or scope.edition is None:
             return None
         target = self._target(request, scope.catalog, scope.edition, chapter)
@@ -391,8 +381,7 @@ class AnswerService:
     async def _query_vectors(
         self, question: str, query: str
     ) -> tuple[NDArray[np.float32], tuple[str, NDArray[np.float32]] | None]:
-        """The retrieval query's vector and, when a follow-up widened the query, the question's
-        own (its focus for sentence choice): both from one model call."""
+        """The retrieval query's vector and, when a follow-up widened it, the question's own."""
         rows = await self._embedder.embed_async([query] if query == question else [query, question])
         return rows[0], ((question, rows[1]) if len(rows) > 1 else None)
 

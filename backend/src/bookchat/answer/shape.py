@@ -1,12 +1,9 @@
 """What the question's shape asks for: the units raised to the top before the span is chosen.
 
-"What is X?" asks for X's definition ("A branch is …", "**Branch**: …"), or else for the
-opening of the section titled X, or else for the sentence that sets X in bold; "What are the
-three X?" for a list of three whose lead-in names X; "the difference between A and B" for what
-the book says each side is. The learned scorer cannot see these shapes (SQuAD's "What is …"
-questions ask for a name, not a definition), so they are rules, each leaving the scores
-unchanged when the book offers no such unit. What a heading titles (`titled`: "Fast-forward
-merges" titles "a fast-forward merge") is read here too: the section titled X answers "What is X?".
+"What is X?" asks for X's definition (else the opening of the section titled X, else X in
+bold), "What are the three X?" for a list of three, "the difference between A and B" for what
+each side is. The learned scorer cannot see these shapes, so they are rules, each leaving the
+scores unchanged when the book offers no such unit.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from bookchat.retrieval.named import without_article
 
 # What a heading wraps around its subject: a number ("2.4", "3."), a question ("What are Launch
 # Files?") and what it is done with ("Garbage collection with git gc"; stored headings are plain
-# text, so the command is no longer marked as code).
+# text).
 _HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
 _HEADING_QUESTION = re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?P<subject>.+?)\s*\?$", re.I)
 _HEADING_MEANS = re.compile(r"^(?P<subject>.+?)\s+(?:with|using)\s+(?P<means>\S.*)$", re.I)
@@ -33,7 +30,7 @@ _HEADING_MEANS = re.compile(r"^(?P<subject>.+?)\s+(?:with|using)\s+(?P<means>\S.
 
 def heading_parts(heading: str) -> tuple[str, str]:
     """What a heading is about and what it is done with ("Removing untracked files", "git
-    clean" for "Removing untracked files with git clean"); "" for the second when it says not."""
+    clean"); "" for the second when it does not say."""
     split = _HEADING_MEANS.match(heading)
     return (split["subject"], split["means"]) if split else (heading, "")
 
@@ -57,18 +54,15 @@ def _subject_words(text: str) -> list[str]:
 
 
 def titled(term: str | None, heading: str) -> bool:
-    """Whether `heading` is `term`'s own title ("Shallow clone" for "shallow clone", "Detached
-    `HEAD`" for "detached HEAD", "What are Launch Files?" for "launch files")."""
+    """Whether `heading` is `term`'s own title ("What are Launch Files?" for "launch file")."""
     return bool(term) and bool(heading) and _subject_words(heading) == _subject_words(term or "")
 
 
 def _defining(
     term: str, qualifiers: Sequence[str] = (), *, any_verb: bool = False
 ) -> re.Pattern[str]:
-    """A unit whose subject is `term`: "A branch is …", "**Node (ROS 2)**: …", with any of
-    `qualifiers` before it ("A **ROS 2 package** is …" for "package" qualified by "ROS 2");
-    `any_verb` also takes "Services provide …", "`git fetch` downloads …" (the term without an
-    article, then a lower-case word), not "**Service Server**: …"."""
+    """A unit whose subject is `term` ("A branch is …", "**Node**: …"), maybe after some of
+    `qualifiers`; `any_verb` also takes the bare term then any lower-case verb."""
     words = "|".join(re.escape(w) for w in qualifiers)
     before = rf"(?:(?:{words})\s+){{0,3}}" if words else ""
     # Said of the term in general, not of one instance: "A rebase can stop once …" is not.
@@ -108,9 +102,7 @@ def definition_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], term: str | None
 ) -> NDArray[np.float64]:
     """`scores` with `definition_of(term)` raised to the top: "What is X?" is answered by X's
-    definition, not by the table row or the command that names X most often; a section titled
-    "Fast-forward merges" says what one is first ("If the current tip is an ancestor of the
-    other branch's tip, … Git just moves the current branch forward")."""
+    definition, not by the table row that names X most often."""
     best = definition_of(candidates, scores, term)
     return scores if best is None else _to_top(scores, [best])
 
@@ -129,8 +121,7 @@ def definition_of(
 
 
 def _in_bold(term: str) -> re.Pattern[str]:
-    # A textbook sets a term in bold where it introduces it: "fetching them on demand from the
-    # server (the **promisor remote**)", "shows each **hunk**, a block of adjacent changed lines".
+    # A textbook sets a term in bold where it introduces it.
     return re.compile(rf"\*\*`?{either_number(term)}`?\*\*", re.IGNORECASE)
 
 
@@ -152,11 +143,7 @@ def _best_introducing(
 
 
 def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
-    """The first sentence of the section titled `term` among `candidates`, if any.
-
-    A sentence, not a list item or a table row: a section that opens with a list of links
-    ("Visual SLAM" in a reading list) or whose sentences were not retrieved is not read as
-    saying what its title is."""
+    """The first sentence (not a list item or row) of the section titled `term`, if any."""
     titled_here = [
         i
         for i, c in enumerate(candidates)
@@ -195,9 +182,7 @@ class Shaped:
 
 
 def read(candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked) -> Shaped:
-    """The candidates read for the question's shape, once: whether they answer it, the scores
-    with the units it asks for on top, and where each compared side is titled (what the choice
-    of units needs to quote every side)."""
+    """The candidates read once for the question's shape (`Shaped`)."""
     return Shaped(
         answered_by_shape(candidates, scores, asked),
         shape_first(candidates, scores, asked),
@@ -220,9 +205,8 @@ def sides_of(candidates: Sequence[Candidate], terms: Sequence[str]) -> tuple[Sid
 def answered_by_shape(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
 ) -> bool:
-    """Whether the candidates hold what the question's shape asks for, however few of its words
-    they share: X's definition, its section or X in bold for "What is X?", the sections titled
-    with each side for "the difference between X and Y"."""
+    """Whether the candidates hold what the question's shape asks for (X's definition for "What
+    is X?", each side's section for a comparison), however few of its words they share."""
     if asked.defined:
         return definition_of(candidates, scores, asked.defined) is not None
     return bool(titled_openings(candidates, asked.compared))
@@ -231,14 +215,9 @@ def answered_by_shape(
 def definitions_compared(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], terms: Sequence[str]
 ) -> NDArray[np.float64]:
-    """`scores` with the definitions of the compared terms raised to the top, in the question's
-    order: "the difference between a workspace and a package" is first what each of them is ("A
-    **workspace** is a top-level directory …"), and "a node and a topic" the two items
-    "**Nodes**: Independent executables …" and "**Topics**: Named channels …", not a sentence
-    about sourcing the workspace. Without a definition, the opening sentence of the section
-    titled with the term ("Shallow clone", "Partial clone"), else the best sentence or item
-    with the term as its subject ("Services provide synchronous request-response communication
-    …"). A side with none of them is left to `with_compared`."""
+    """`scores` with each compared term's definition (else its section's opening, else a unit
+    with it as subject) raised to the top in the question's order: a comparison is first what
+    each side is. A side with none is left to `select.with_compared`."""
     found: list[int] = []
     for term in terms:
         *qualifiers, word = term.split()
@@ -258,10 +237,9 @@ def definitions_compared(
 def list_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
 ) -> NDArray[np.float64]:
-    """`scores` with the best item of the list the question asks for raised to the top: "What
-    are the three components of an action?" is answered by a list of three items whose lead-in
-    ("**Action Components**:") or heading names what is counted, not by the glossary sentence
-    that matches the words best. Several such lists: the one whose lead-in names most of it."""
+    """`scores` with the best item of the list the question asks for raised to the top: a list
+    of that many items whose lead-in or heading names what is counted (the lead-in naming most
+    of it wins), not the sentence matching the words best."""
     wanted = asked.list_count
     if not wanted:
         return scores
@@ -286,9 +264,7 @@ def list_first(
 def shape_first(
     candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
 ) -> NDArray[np.float64]:
-    """`scores` with the units the question's shape asks for on top: X's definition for "What is
-    X?", the list of three for "What are the three X?", each side's definition for a
-    comparison; unchanged for any other question."""
+    """`scores` with the units the question's shape asks for on top, if any."""
     scores = definition_first(candidates, scores, asked.defined)
     scores = list_first(candidates, scores, asked)
     return definitions_compared(candidates, scores, asked.compared)

@@ -1,12 +1,9 @@
 """The short answer: the reader's predicted span in the passage of the answer model's best unit
 (or in the reader's selection), and the unit that holds it.
 
-A quoted answer is whole units (a sentence, a list item, a table row); the reader
-(`reader.py`) reads the question with that passage and points at the words that answer
-("Git 2.23 or newer"). The short answer is the best of the reader's spans that is a few words of
-running text, kept when it beats "no answer here" by the calibrated margin; the quote is built
-around the unit holding it, and a span the quote still does not show is dropped: the reader
-never adds a word the reader of the answer cannot see cited.
+The short answer is the reader's best span that is a few words of running text, kept when it
+beats "no answer here" by the calibrated margin. The quote is built around the unit holding it;
+a span the quote does not show is dropped, so no word appears that is not cited.
 """
 
 from __future__ import annotations
@@ -38,9 +35,8 @@ def _plain(text: str) -> str:
 
 
 def span_of(reading: Reading, *, min_margin: float) -> Span | None:
-    """The reading's best span that is a short answer: at most MAX_WORDS words of running text
-    (no table cells, list items or line breaks) beating "no answer" by `min_margin`; its text
-    as shown (Markdown and [n] markers out), its offsets in the passage."""
+    """The reading's best span of at most MAX_WORDS words of running text beating "no answer"
+    by `min_margin`: its text as shown and its offsets in the passage."""
     for span in reading.spans:  # best first
         if span.score < min_margin:
             return None
@@ -53,8 +49,7 @@ def span_of(reading: Reading, *, min_margin: float) -> Span | None:
 def span_and_unit(
     reading: Reading | None, units: Sequence[Unit], passage: str, *, min_margin: float
 ) -> tuple[str | None, int | None]:
-    """The reading's short answer (`span_of`) and the unit of `passage` holding it
-    (`holding_unit`): what an answer quotes around; (None, None) when there is no span."""
+    """The reading's short answer and the unit of `passage` holding it; (None, None) if none."""
     span = span_of(reading, min_margin=min_margin) if reading is not None else None
     if span is None:
         return None, None

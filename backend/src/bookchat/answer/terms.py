@@ -1,8 +1,7 @@
 """Content words: the lower-cased, stemmed words of a text that carry meaning, and a term's
 singular and plural as one pattern.
 
-What the features, the coverage row and the shape rules compare between a question and the
-book's units, headings and passages; a question's own are read once, into `Asked.terms`.
+What the features, coverage and shape rules compare between a question and the book.
 """
 
 from __future__ import annotations
@@ -45,10 +44,7 @@ def _stem(word: str) -> str:
 
 @lru_cache(maxsize=8192)
 def content_terms(text: str) -> frozenset[str]:
-    """Lower-cased, stemmed words of `text` that carry meaning (stop words dropped).
-
-    Cached: a question's units, headings and passages are read by the features and again by the
-    coverage row, and the same units come back from question to question."""
+    """Lower-cased, stemmed words of `text` that carry meaning (cached: units recur)."""
     return frozenset(_stem(tok) for tok in _TOKEN.findall(text.lower()) if tok not in STOPWORDS)
 
 

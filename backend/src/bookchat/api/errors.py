@@ -26,7 +26,8 @@ NOT_INDEXED = "The book has not been indexed yet: run bookchat ingest"
 STORE_DOWN = "The search index is unavailable right now; try again shortly."
 INTERNAL = "Internal server error."
 
-Detail = Callable[[Exception], str]
+# A fixed detail, or one written from the exception's typed attributes.
+Detail = str | Callable[[Exception], str]
 
 
 def _unknown_chapter(exc: Exception) -> str:
@@ -48,32 +49,27 @@ def _missing(exc: Exception) -> str:
 
 
 ERRORS: dict[type[Exception], tuple[int, Detail]] = {
-    IndexNotReady: (503, lambda _exc: NOT_INDEXED),
-    StoreUnavailable: (503, lambda _exc: STORE_DOWN),
+    IndexNotReady: (503, NOT_INDEXED),
+    StoreUnavailable: (503, STORE_DOWN),
     UnknownChapter: (404, _unknown_chapter),
     # Like an unknown chapter: a well-formed value naming something the index does not hold.
     UnknownEdition: (404, _unknown_edition),
     MissingInput: (400, _missing),
     UnknownConversation: (
         404,
-        lambda _exc: (
-            "Unknown conversation: it may have been deleted; omit conversation_id "
-            "to start a new one."
-        ),
+        "Unknown conversation: it may have been deleted; omit conversation_id to start a new one.",
     ),
-    UnknownMessage: (404, lambda _exc: "Unknown message: nothing to rate."),
-    HistoryUnavailable: (503, lambda _exc: "Conversations are unavailable right now; try again."),
-    BadDocsDir: (400, lambda _exc: "`docs_dir` is not a folder on the server."),
+    UnknownMessage: (404, "Unknown message: nothing to rate."),
+    HistoryUnavailable: (503, "Conversations are unavailable right now; try again."),
+    BadDocsDir: (400, "`docs_dir` is not a folder on the server."),
     ManifestError: (
         400,
-        lambda _exc: (
-            "No usable bookchat-routes.json in the site's build: build the site with "
-            "@bookchat/docusaurus-theme in its `themes` first."
-        ),
+        "No usable bookchat-routes.json in the site's build: build the site with "
+        "@bookchat/docusaurus-theme in its `themes` first.",
     ),
-    AdminUnauthorized: (401, lambda _exc: "Missing bearer token."),
-    AdminForbidden: (403, lambda _exc: "Invalid token."),
-    AdminDisabled: (403, lambda _exc: "The admin endpoint is disabled on this server."),
+    AdminUnauthorized: (401, "Missing bearer token."),
+    AdminForbidden: (403, "Invalid token."),
+    AdminDisabled: (403, "The admin endpoint is disabled on this server."),
 }
 
 
@@ -83,7 +79,8 @@ def error_response(exc: Exception) -> JSONResponse:
         if cls in ERRORS:
             status, detail = ERRORS[cls]
             headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-            return JSONResponse({"detail": detail(exc)}, status_code=status, headers=headers)
+            text = detail if isinstance(detail, str) else detail(exc)
+            return JSONResponse({"detail": text}, status_code=status, headers=headers)
     log.error("unexpected error", exc_info=exc)
     return JSONResponse({"detail": INTERNAL}, status_code=500)
 

@@ -1,7 +1,7 @@
 """405 and OPTIONS with an `Allow` header that lists every method of the path.
 
 Starlette answers a method a route lacks with the methods of the first route whose path matched,
-so `/api/conversations/{id}` (a GET route and a DELETE route) advertised only GET. Here the
+so `/api/conversations/{id}` (a GET route and a DELETE route) would advertise only GET. Here the
 methods of every route on the path are gathered, and a plain OPTIONS (CORS preflights never get
 this far: the CORS middleware answers them) is answered 204 with that list.
 """

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
@@ -14,25 +13,11 @@ from bookchat.cache import CacheStats
 _LATENCY_BUCKETS = (0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24)
 
 
-@dataclass(slots=True)
 class Metrics:
     """The counters and histograms bookchat exports at GET /metrics."""
 
-    registry: CollectorRegistry = field(default_factory=CollectorRegistry)
-    http_requests: Counter = field(init=False)
-    http_seconds: Histogram = field(init=False)
-    answers: Counter = field(init=False)
-    abstentions: Counter = field(init=False)
-    fallbacks: Counter = field(init=False)
-    rate_limited: Counter = field(init=False)
-    feedback: Counter = field(init=False)
-    index_chunks: Gauge = field(init=False)
-    answer_cache_entries: Gauge = field(init=False)
-    answer_cache_bytes: Gauge = field(init=False)
-    answer_cache: AnswerCacheCounters = field(init=False)
-
-    def __post_init__(self) -> None:
-        r = self.registry
+    def __init__(self) -> None:
+        r = self.registry = CollectorRegistry()
         self.http_requests = Counter(
             "bookchat_http_requests", "HTTP requests", ["endpoint", "method", "code"], registry=r
         )

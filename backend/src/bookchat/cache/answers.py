@@ -42,31 +42,37 @@ class CachedAnswers:
         self, request: QueryRequest, history: Sequence[PriorTurn] = ()
     ) -> QueryResponse:
         """The cached answer to `request` when there is one, else the service's (then cached)."""
-        started = time.perf_counter()
-        if self.service.uses_history(request, history):
-            return await self.service.answer(request, history)
-        key = self._keyer(request)
-        found = await self._lookup(key, started)
+        key, found = await self._cached(request, history)
         if found is not None:
             return found
         response = await self.service.answer(request, history)
-        await self._keep(key, response)
+        if key is not None:
+            await self._keep(key, response)
         return response
 
     async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
         """`answer` as a stream: a hit is one response (sent as one delta), a miss streams live."""
-        started = time.perf_counter()
-        if self.service.uses_history(request, history):
-            return await self.service.stream(request, history)
-        key = self._keyer(request)
-        found = await self._lookup(key, started)
+        key, found = await self._cached(request, history)
         if found is not None:
             return Streamed(found)
         streamed = await self.service.stream(request, history)
+        if key is None:
+            return streamed
         if streamed.deltas is None:
             await self._keep(key, streamed.meta)
             return streamed
         return Streamed(streamed.meta, self._kept_at_end(key, streamed.deltas))
+
+    async def _cached(
+        self, request: QueryRequest, history: Sequence[PriorTurn]
+    ) -> tuple[Keyer | None, QueryResponse | None]:
+        """`request`'s key and its cached answer, if any; no key for an answer that depends on
+        the conversation (never cached)."""
+        started = time.perf_counter()
+        if self.service.uses_history(request, history):
+            return None, None
+        key = self._keyer(request)
+        return key, await self._lookup(key, started)
 
     async def _kept_at_end(
         self, key: Keyer, deltas: AsyncIterator[str | QueryResponse]

@@ -19,7 +19,7 @@ from bookchat.cache.store import CacheKind, CacheSize, CacheStats
 log = logging.getLogger(__name__)
 
 PREFIX = "bookchat:answer:"
-# A cache lookup must cost far less than the answer it saves (~20-200 ms): slower is "down".
+# A cache lookup must cost far less than the answer it saves: slower is "down".
 TIMEOUT_S = 0.25
 # After a failure, answer without Redis this long before trying it again.
 REST_S = 5.0

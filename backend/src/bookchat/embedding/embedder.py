@@ -1,11 +1,12 @@
 """MiniLM sentence embeddings; the only module that imports sentence_transformers.
 
-Three interchangeable backends give the same vectors (cosine ≥ 0.9999 measured, decisions.md):
-- `onnx` (default): ONNX Runtime on an fp32 export of the model. Loads in ~0.5 s and embeds a
-  question in ~4 ms on one thread, versus ~8 s to import sentence-transformers and ~15 ms.
-  The export is made once from the sentence-transformers model and cached on disk.
-- `bf16`: MiniLM's forward pass in PyTorch with bfloat16 products (`minilm.py`), ~1.6x the speed
-  of `onnx` on whole books where the CPU computes bfloat16 natively; ingest's default there.
+Three interchangeable backends give the same vectors
+(specs/001-bookchat/decisions/0006-embeddings-onnx-for-questions-bfloat16-for-books.md):
+- `onnx` (default): ONNX Runtime on an fp32 export of the model, made once from the
+  sentence-transformers model and cached on disk; it loads and embeds a question far faster
+  than sentence-transformers.
+- `bf16`: MiniLM's forward pass in PyTorch with bfloat16 products (`minilm.py`), faster than
+  `onnx` on whole books where the CPU computes bfloat16 natively; ingest's default there.
 - `torch`: sentence-transformers itself.
 Nothing is imported or loaded until first use. For async callers `encode` runs in one dedicated
 worker thread: the event loop never blocks and concurrent requests queue for the model instead
@@ -33,16 +34,15 @@ MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384
 MAX_TOKENS = 256
 _ONNX_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-# bf16 loads ~1 s slower than ONNX Runtime (0.5 s) and then reads ~10,000 word pieces a second
-# against ~5,900 (2 threads, decisions.md): it pays off past ~15,000 pieces.
+# bf16 loads slower than ONNX Runtime but then reads faster: it pays off past this many pieces
+# (the break-even is in the decision page named at the top).
 BF16_MIN_WORD_PIECES = 15_000
 log = logging.getLogger("bookchat.embedder")
 
 
-# A batch is padded to its longest text, so texts are grouped by word-piece count and one over
-# _LENGTH_SPREAD times its batch's shortest (plus a little slack) starts a new batch. Grouped by
-# characters with a 2x spread, the robotics textbook's batches were 36 % padding (code has more
-# pieces per character); by pieces within 1.25x, 7.5 %, and its embedding ran ~1.4x faster.
+# A batch is padded to its longest text, so texts are grouped by word-piece count (not
+# characters: code has more pieces per character) and one over _LENGTH_SPREAD times its batch's
+# shortest (plus a little slack) starts a new batch.
 _LENGTH_SPREAD = 1.25
 _LENGTH_SLACK = 4
 
@@ -160,7 +160,7 @@ class Embedder:
 
     def expect(self, word_pieces: int) -> None:
         """Say how much the coming calls will read: `auto` takes bf16 only when that repays its
-        slower start (torch's import, ~1 s), so a one-section edit stays on ONNX Runtime."""
+        slower start (torch's import), so a one-section edit stays on ONNX Runtime."""
         if self.backend == "auto" and not self.loaded and word_pieces < BF16_MIN_WORD_PIECES:
             self.backend = self._fallback
 
@@ -180,7 +180,7 @@ class Embedder:
             if self.loaded:
                 return
             if self.backend == "auto":
-                # Decided here, not when built: importing torch to ask costs ~1 s, which an
+                # Decided here, not when built: importing torch to ask is slow, which an
                 # ingest with nothing to embed must not pay.
                 self.backend = "bf16" if bf16_native() else self._fallback
             if self.backend == "torch":

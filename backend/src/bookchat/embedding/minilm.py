@@ -2,13 +2,13 @@
 for bulk embedding and the answer reader.
 
 ONNX Runtime has no bfloat16 kernels for x86 CPUs. On a CPU that computes bfloat16 natively
-(AVX512-BF16 or AMX) PyTorch's matrix products run ~2.5x faster in bfloat16 than in float32, and
-MiniLM's vectors stay within cosine 0.9999 of float32 (decisions.md): ingest, which embeds whole
-books, runs the model this way; the server's one question at a time stays on ONNX Runtime. The
-residual stream and layer norms are computed in float32, everything else in bfloat16; where the
-CPU only emulates bfloat16, its callers ask for float32 products instead (`bf16_native`). Neither
-transformers nor sentence-transformers is imported: the weights come straight from the model's
-safetensors file, so loading costs torch's import (~1 s) and not ~8 s.
+(AVX512-BF16 or AMX) bfloat16 products are much faster than float32 and give the same vectors,
+so ingest, which embeds whole books, runs the model this way; the server's one question at a
+time stays on ONNX Runtime
+(specs/001-bookchat/decisions/0006-embeddings-onnx-for-questions-bfloat16-for-books.md).
+The residual stream and layer norms are computed in float32; where the CPU only emulates
+bfloat16, callers ask for float32 products (`bf16_native`). The weights are read straight from
+the safetensors file (no transformers or sentence-transformers import), which keeps loading fast.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 _ROUND_FROM, _ROUND_TO = 64, 8
-# oneDNN keeps up to 1,024 kernels by default, one per shape seen, each with its own memory: on a
-# 176k-word library that was ~300 MB of peak RSS; 128 cost no time (decisions.md).
+# oneDNN keeps up to 1,024 kernels by default, one per shape seen, each with its own memory: a
+# smaller cache bounds peak memory on a large library at no cost in time.
 _KERNEL_CACHE = "128"
 
 
@@ -68,8 +68,8 @@ class TorchMiniLM:
         torch = _torch()
         from safetensors.torch import load_file
 
-        # float32 where bfloat16 is emulated (no AVX512-BF16 or AMX): 4 reader passages took 0.27 s
-        # there against 1.6 s in emulated bfloat16 (decisions.md, "The answer reader").
+        # float32 where bfloat16 is emulated (no AVX512-BF16 or AMX): emulated bfloat16 is far
+        # slower than float32.
         self._products = torch.bfloat16 if bfloat16 else torch.float32
 
         torch.set_num_threads(threads)

@@ -2,7 +2,7 @@
 
 The oracle scores the text the answerer could draw on, so it reads the stored chunks rather than
 the Markdown files: whatever ingest cleaned away or skipped is not there either. Chunks of one
-section overlap (~18 %), so repeated sentences are dropped; the store keeps no order between the
+section overlap, so repeated sentences are dropped; the store keeps no order between the
 sections of a page, so each section stays a list of its own and no window spans two of them.
 """
 

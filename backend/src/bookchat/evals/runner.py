@@ -60,7 +60,7 @@ def _ref(path: str, section: str) -> SourceRef:
 
 def _consistent(response: QueryResponse, hits: Sequence[Hit]) -> bool:
     # Extractive citations come from the retrieved passages (or the selection): anything else
-    # means the probe no longer reproduces the service's retrieval.
+    # means the probe does not reproduce the service's retrieval.
     if response.generator != "extractive" or response.mode == "selection":
         return True
     retrieved = {h.chunk_id for h in hits}

@@ -30,7 +30,7 @@ CONNECT_ERRORS = (*DRIVER_ERRORS, ValueError)
 
 
 async def _json_codec(conn: Any) -> None:
-    # A text codec is fine here: the store only uses plain inserts, never COPY (FACTS.md).
+    # A text codec is fine here: the store only uses plain inserts, never COPY.
     await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
 
 

@@ -16,15 +16,7 @@ from bookchat.markdown.units import payload_units
 
 # Bump whenever the units of a chunk may change for the same text: the marker is part of every
 # payload, so each point's content hash changes and the next ingest re-embeds the units (chunk
-# vectors are reused). 3: role-tagged answer units (list items read with the lead-in that
-# announces them) instead of plain sentences. 4: a bold numbered step ("**1. Missing X**:")
-# keeps its number with its text instead of losing it and breaking its bold. 5: an end mark
-# inside inline code (`fixup! Add invoice model`) no longer ends a sentence, and a sentence opening
-# on a pronoun keeps the one it leans on (`Unit.before`). 6: a piece with a backtick joins an
-# open code span even when it opens another (`fixup! X`; `squash! X`). 7: a closing quote or
-# bracket stays with its sentence, and no sentence ends after an initial ("John B. Weller"), a
-# title ("Dr.") or "e.g.". 8: a nested list item is read with the item above it when that item
-# announces it ("3. **Install space**:"), and a list keeps its lead-in across blank lines.
+# vectors are reused). What each version changed is in git history.
 SENTENCE_LAYOUT = 8
 
 

@@ -4,13 +4,12 @@ from the outline ingest stored, and give its citations and the passages a model 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bookchat.markdown.page_outline import PageOutline, outlines_of
 from bookchat.overview.ask import recognise
 from bookchat.overview.compose import Cited, compose, words
 from bookchat.overview.said import overview_phrases
-from bookchat.overview.scope import Target, resolve
+from bookchat.overview.scope import Place, Target, resolve
 from bookchat.retrieval.catalog import Catalog
 
 # What a model writing the summary reads: each cited section's opening, at most this many words
@@ -47,25 +46,14 @@ class Outlines:
         return self._parsed[key]
 
 
-def find_target(
-    question: str,
-    *,
-    mode: str,
-    chapter: dict[str, Any] | None,
-    page: str | None,
-    catalog: Catalog,
-    outlines: dict[str, PageOutline],
-) -> Target | None:
-    """The part of the book an overview question is about (`chapter`: chapter mode's catalog
-    entry); None for any other question."""
-    if mode == "selection" or not outlines:
+def find_target(question: str, where: Place) -> Target | None:
+    """The part of the book an overview question is about; None for any other question."""
+    if where.mode == "selection" or not where.outlines:
         return None
     ask = recognise(question)
     if ask is None:
         return None
-    return resolve(
-        ask, mode=mode, chapter=chapter, page_url=page, catalog=catalog, outlines=outlines
-    )
+    return resolve(ask, where)
 
 
 def _model_text(cited: Cited) -> str:

@@ -37,6 +37,17 @@ class Target:
     from_page: bool = False  # found through the request's `page`
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an overview question is asked from, in one edition."""
+
+    mode: str
+    chapter: dict[str, Any] | None  # chapter mode's chapter, as the catalog has it
+    page_url: str | None  # the reader's page (the request's `page`)
+    catalog: Catalog  # seen from the edition
+    outlines: dict[str, PageOutline]  # the edition's, by doc id
+
+
 def _stem(word: str) -> str:
     for suffix in ("ing", "es", "s", "ed", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
@@ -63,22 +74,16 @@ def _section_at(outline: PageOutline | None, url: str) -> int | None:
     )
 
 
-def _here(
-    ask: OverviewAsk,
-    mode: str,
-    chapter: dict[str, Any] | None,
-    page_url: str | None,
-    catalog: Catalog,
-    outlines: dict[str, PageOutline],
-) -> Target:
-    found = _page_of(catalog, page_url)
+def _here(ask: OverviewAsk, where: Place, chapter: dict[str, Any] | None) -> Target:
+    page_url = where.page_url
+    found = _page_of(where.catalog, page_url)
     if ask.scope in ("page", "section") and found is not None and page_url is not None:
         page_chapter, page = found
-        section = _section_at(outlines.get(str(page["doc_id"])), page_url)
+        section = _section_at(where.outlines.get(str(page["doc_id"])), page_url)
         if ask.scope == "section" and section is not None:
             return Target("section", page_chapter, page, section, from_page=True)
         return Target("page", page_chapter, page, from_page=True)
-    if mode == "chapter" and chapter is not None:
+    if chapter is not None:
         return Target("chapter", chapter)
     if found is not None:
         return Target("chapter", found[0], from_page=True)
@@ -119,26 +124,17 @@ def _named(
     return best[1] if best else None
 
 
-def resolve(
-    ask: OverviewAsk,
-    *,
-    mode: str,
-    chapter: dict[str, Any] | None,
-    page_url: str | None,
-    catalog: Catalog,
-    outlines: dict[str, PageOutline],
-) -> Target | None:
-    """The target of an overview question in one edition (`catalog` seen from it; `chapter`:
-    chapter mode's chapter, as the catalog has it), or None when the title it names is not found
-    (the question is then answered the usual way)."""
-    chapter = chapter if mode == "chapter" else None
+def resolve(ask: OverviewAsk, where: Place) -> Target | None:
+    """The target of an overview question asked from `where`, or None when the title it names
+    is not found (the question is then answered the usual way)."""
+    chapter = where.chapter if where.mode == "chapter" else None
     if ask.name:
-        chapters = [chapter] if chapter is not None else catalog.chapters
-        return _named(ask.name, ask.scope, chapters, outlines)
+        chapters = [chapter] if chapter is not None else where.catalog.chapters
+        return _named(ask.name, ask.scope, chapters, where.outlines)
     if ask.scope == "book":
         return Target("book")
     if ask.here or ask.scope is not None:
-        return _here(ask, mode, chapter, page_url, catalog, outlines)
+        return _here(ask, where, chapter)
     if chapter is not None:
         return Target("chapter", chapter)
     return Target("book")

@@ -9,8 +9,8 @@ question's code, and coverage declines when the passages lack a term (answer/cov
 Likewise a section titled "Shallow clone" is the book's own answer to "What is a shallow
 clone?", whether or not its sentences repeat the words.
 Capitalised names are not named terms: readers misspell them and take them from context the
-passage leaves out ("the last Huguenot congregation in the US"), which cost more answers than it
-saved abstentions (decisions.md, "Named terms").
+passage leaves out, so requiring them would decline answerable questions
+(specs/001-bookchat/decisions/0015-named-terms-must-be-in-the-passages.md).
 """
 
 from __future__ import annotations

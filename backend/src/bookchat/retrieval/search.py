@@ -20,7 +20,7 @@ SLACK = 5
 # How many passages of a section named by the question's code are brought to the front, from its
 # opening on: a section says what its subject is early, and the rest of the ranking keeps room.
 HEADED_PASSAGES = 3
-PAGE_PASSAGES = 100  # more than any page holds: a long lesson is ~40
+PAGE_PASSAGES = 100  # more than any page holds
 
 
 class Retriever:

@@ -7,91 +7,35 @@ itself, so queries interleave with an ingest's batches instead of waiting for th
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bookchat.vectorstore import Hit, Point, SparseVector, VectorStore
-from bookchat.vectorstore.base import StoredSentences, Where
+from bookchat.vectorstore import VectorStore
 
 
 class SerialStore:
-    """Delegates every VectorStore method to `inner` under one lock."""
+    """Delegates every VectorStore method to `inner` under one lock.
+
+    Every method is the same wrapper, so it is made on lookup rather than written out once per
+    method; a method added to VectorStore is serialised without a change here. An index rebuild
+    (`upgrade_layout`) holds the lock too, so queries wait until it is done."""
 
     def __init__(self, inner: VectorStore) -> None:
         self.inner = inner
         self._lock = threading.RLock()
 
-    def upsert(self, points: Sequence[Point]) -> None:
-        """See VectorStore.upsert."""
-        with self._lock:
-            self.inner.upsert(points)
+    def __getattr__(self, name: str) -> Any:
+        """`inner`'s method of this name, holding the lock while it runs."""
+        if name.startswith("_"):  # copy, pickle and the like probe dunders before __init__ runs
+            raise AttributeError(name)
+        method = getattr(self.inner, name)
+        if not callable(method):
+            return method
 
-    def delete(self, chunk_ids: Sequence[str]) -> None:
-        """See VectorStore.delete."""
-        with self._lock:
-            self.inner.delete(chunk_ids)
+        @functools.wraps(method)
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return method(*args, **kwargs)
 
-    def search(
-        self, vector: Sequence[float], *, limit: int, where: Where | None = None
-    ) -> list[Hit]:
-        """See VectorStore.search."""
-        with self._lock:
-            return self.inner.search(vector, limit=limit, where=where)
-
-    def hybrid_search(
-        self,
-        vector: Sequence[float],
-        sparse: SparseVector,
-        *,
-        limit: int,
-        where: Where | None = None,
-    ) -> list[Hit]:
-        """See VectorStore.hybrid_search."""
-        with self._lock:
-            return self.inner.hybrid_search(vector, sparse, limit=limit, where=where)
-
-    def count(self, where: Where | None = None) -> int:
-        """See VectorStore.count."""
-        with self._lock:
-            return self.inner.count(where)
-
-    def fingerprints(self) -> dict[str, tuple[str, str]]:
-        """See VectorStore.fingerprints."""
-        with self._lock:
-            return self.inner.fingerprints()
-
-    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
-        """See VectorStore.vectors."""
-        with self._lock:
-            return self.inner.vectors(chunk_ids)
-
-    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """See VectorStore.payloads."""
-        with self._lock:
-            return self.inner.payloads(chunk_ids)
-
-    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
-        """See VectorStore.sentence_vectors."""
-        with self._lock:
-            return self.inner.sentence_vectors(chunk_ids)
-
-    def upgrade_layout(self) -> bool:
-        """See VectorStore.upgrade_layout (queries wait while an index is rebuilt)."""
-        with self._lock:
-            return self.inner.upgrade_layout()
-
-    def read_catalog(self) -> dict[str, Any] | None:
-        """See VectorStore.read_catalog."""
-        with self._lock:
-            return self.inner.read_catalog()
-
-    def write_catalog(self, catalog: Mapping[str, Any]) -> None:
-        """See VectorStore.write_catalog."""
-        with self._lock:
-            self.inner.write_catalog(catalog)
-
-    def close(self) -> None:
-        """See VectorStore.close."""
-        with self._lock:
-            self.inner.close()
+        return locked

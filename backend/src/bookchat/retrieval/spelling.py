@@ -53,7 +53,7 @@ DOMINANT = 10
 
 @lru_cache(maxsize=1)
 def english_words() -> Mapping[str, int]:
-    """English words and how common they are (pyspellchecker's list, offline, ~0.2 s to load)."""
+    """English words and how common they are (pyspellchecker's list, offline)."""
     from spellchecker import SpellChecker
 
     words: Mapping[str, int] = SpellChecker(language="en", distance=1).word_frequency.dictionary

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -14,6 +15,11 @@ from bookchat.markdown.unit_layout import SENTENCE_LAYOUT
 
 # Payload fields every store indexes for filtering.
 INDEXED_FIELDS = ("chapter", "doc_id", "path", "version", "locale")
+# The named vectors every engine stores: the chunk's MiniLM vector and its BM25 terms.
+DENSE = "dense"
+SPARSE = "bm25"
+# One row per answer unit of the chunk (see bookchat.markdown.unit_layout).
+SENTENCES = "sentences"
 
 # Point ids must be UUIDs (or integers) in Qdrant; chunk ids are readable strings, so the point
 # id is derived from the chunk id and the readable id travels in the payload.
@@ -127,8 +133,8 @@ Where = Mapping[str, str]
 # ingest, and two trainings fitted different models. So the fusion is ours: each ranking is
 # fetched PREFETCH_SLACK deeper than it is cut and ordered by score then point id, and the fused
 # hits by score then chunk id (`settled`): the same order on every run and in every store. The
-# rankings carry no payload (reading ~50 payloads twice cost a fifth of the throughput); only
-# the fused hits kept are read.
+# rankings carry no payload (reading payloads twice costs throughput); only the fused hits kept
+# are read.
 RRF_K = 2
 PREFETCH_SLACK = 8
 
@@ -222,3 +228,84 @@ class VectorStore(Protocol):
 
     def close(self) -> None:
         """Release files and connections; the store must not be used afterwards."""
+
+
+class EngineStore(ABC):
+    """The VectorStore methods both engines share, written once over the reads each supplies.
+
+    Records (Edge's and qdrant-client's alike) have `.id`, `.payload` and `.vector`, the named
+    vectors as a dict."""
+
+    _dim: int
+    _sentences: bool  # False: an index from before sentence vectors were stored
+
+    @abstractmethod
+    def _records(
+        self, chunk_ids: Sequence[str], payload: bool | list[str], vectors: list[str]
+    ) -> Sequence[Any]:
+        """The records of these chunks (at least one), with these payload fields and vectors."""
+
+    @abstractmethod
+    def _scroll(self, fields: list[str]) -> Iterator[Mapping[str, Any]]:
+        """These payload fields of every stored point."""
+
+    @abstractmethod
+    def _ranking(
+        self, query: Sequence[float] | SparseVector, depth: int, where: Where | None
+    ) -> list[Hit]:
+        """The `depth` best points for a dense or a BM25 query, keyed by point id, no payload."""
+
+    @abstractmethod
+    def _payloads_by_point(self, point_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Point id -> payload of these points."""
+
+    def hybrid_search(
+        self,
+        vector: Sequence[float],
+        sparse: SparseVector,
+        *,
+        limit: int,
+        where: Where | None = None,
+    ) -> list[Hit]:
+        """Dense + BM25 rankings with the same filter, fused (`fused`: the same order on every
+        run, in every store)."""
+        depth = ranking_depth(limit)
+        queries: list[Sequence[float] | SparseVector] = [vector]
+        if sparse.indices:
+            queries.append(sparse)
+        rankings = [self._ranking(q, depth + PREFETCH_SLACK, where) for q in queries]
+        top = fused(rankings, depth, limit)
+        return with_payloads(top, self._payloads_by_point([h.chunk_id for h in top]), limit)
+
+    def _retrieve(
+        self, chunk_ids: Sequence[str], payload: bool | list[str], vectors: list[str]
+    ) -> Sequence[Any]:
+        return self._records(chunk_ids, payload, vectors) if chunk_ids else []
+
+    def fingerprints(self) -> dict[str, tuple[str, str]]:
+        """chunk_id -> (content_hash, text_hash) of every stored point."""
+        return fingerprints_of(self._scroll(FINGERPRINT_FIELDS))
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Stored dense vectors by chunk id (unit length: cosine stores normalise them)."""
+        out: dict[str, list[float]] = {}
+        for record in self._retrieve(chunk_ids, True, [DENSE]):
+            named = record.vector
+            dense = named.get(DENSE) if isinstance(named, dict) else named
+            if record.payload and dense is not None:
+                out[str(record.payload["chunk_id"])] = [float(x) for x in dense]
+        return out
+
+    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Stored payloads by chunk id."""
+        return {
+            str(r.payload["chunk_id"]): dict(r.payload)
+            for r in self._retrieve(chunk_ids, True, [])
+            if r.payload
+        }
+
+    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """Stored sentence vectors (unit length) by chunk id, in one read."""
+        sentences = [SENTENCES] if self._sentences else []
+        records = self._retrieve(chunk_ids, ["chunk_id", SENTENCE_LAYOUT_FIELD], sentences)
+        return sentences_by_chunk(records, SENTENCES, self._dim)

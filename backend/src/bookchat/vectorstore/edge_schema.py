@@ -7,20 +7,18 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from bookchat.vectorstore.base import DENSE as DENSE
+from bookchat.vectorstore.base import SENTENCES as SENTENCES
+from bookchat.vectorstore.base import SPARSE as SPARSE
 from bookchat.vectorstore.base import Hit, Point, Where, point_id
-
-DENSE = "dense"
-SPARSE = "bm25"
-SENTENCES = "sentences"
 
 # When HNSW gets built. Edge has no background optimizer, so we call optimize() after every write;
 # it only does work once the appendable segment holds more than this many KB of dense vectors
-# (10 MB ~ 6,500 MiniLM vectors). Below that it returns in microseconds, so the few-chunk upserts
-# of an incremental re-ingest stay cheap and their points are searched exactly (brute force over
-# a few thousand vectors takes ~1 ms). A bulk load pays the HNSW build in ~6,500-point steps as it
-# goes: measured at 50k points on 2 cores, 63 s in all against 52 s for one build at the end, and
-# in exchange search is fast right after the last batch, with no "finish" call ingest could miss.
-# Either way it is small next to embedding the same chunks with MiniLM.
+# (10 MB ~ 6,500 MiniLM vectors). Below that it returns at once, so the few-chunk upserts of an
+# incremental re-ingest stay cheap and their points are searched exactly (brute force). A bulk
+# load pays the HNSW build in steps as it goes, a little more in all than one build at the end,
+# and in exchange search is fast right after the last batch, with no "finish" call ingest could
+# miss (specs/001-bookchat/decisions/0007-qdrant-edge-embedded-engine.md).
 _INDEXING_THRESHOLD_KB = 10_000
 
 
@@ -29,7 +27,7 @@ def shard_config(dim: int, *, sentences: bool = True) -> qe.EdgeConfig:
     vectors = {DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)}
     if sentences:
         # Only ever read back by point id, never searched: no HNSW graph (m=0), half-size floats
-        # (cosine to float32 > 0.9999), left on disk until read.
+        # (close enough to float32 to rank the same), left on disk until read.
         vectors[SENTENCES] = qe.EdgeVectorParams(
             size=dim,
             distance=qe.Distance.Cosine,

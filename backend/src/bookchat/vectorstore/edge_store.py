@@ -11,22 +11,14 @@ from typing import Any
 import qdrant_edge as qe
 
 from bookchat.vectorstore.base import (
-    FINGERPRINT_FIELDS,
     INDEXED_FIELDS,
-    PREFETCH_SLACK,
-    SENTENCE_LAYOUT_FIELD,
+    EngineStore,
     Hit,
     Point,
     SparseVector,
-    StoredSentences,
     StoreUnavailable,
     Where,
-    fingerprints_of,
-    fused,
     point_id,
-    ranking_depth,
-    sentences_by_chunk,
-    with_payloads,
 )
 from bookchat.vectorstore.edge_folder import FolderLock, fsync_dir, open_shard
 from bookchat.vectorstore.edge_migration import (
@@ -49,7 +41,7 @@ from bookchat.vectorstore.edge_schema import (
 _SCROLL_PAGE = 1_000
 
 
-class EdgeStore:
+class EdgeStore(EngineStore):
     """VectorStore on a Qdrant Edge shard: `<path>/<collection>/` plus a JSON catalog beside it."""
 
     def __init__(
@@ -114,8 +106,8 @@ class EdgeStore:
         self._optimize()
 
     def _optimize(self) -> None:
-        # Segments replaced by an optimization stay on disk until the next flush (at 50k points
-        # that was 770 MB instead of 135 MB), so flush whenever the optimizer actually ran.
+        # Segments replaced by an optimization stay on disk until the next flush (several times
+        # the live data on a large store), so flush whenever the optimizer actually ran.
         if self._edge.optimize():
             self._edge.flush()
 
@@ -131,39 +123,23 @@ class EdgeStore:
         )
         return edge_hits(self._edge.query(request))
 
-    def hybrid_search(
-        self,
-        vector: Sequence[float],
-        sparse: SparseVector,
-        *,
-        limit: int,
-        where: Where | None = None,
+    def _ranking(
+        self, query: Sequence[float] | SparseVector, depth: int, where: Where | None
     ) -> list[Hit]:
-        """Dense + BM25 rankings with the same filter, fused (`base.fused`: the same order on
-        every run)."""
-        flt = edge_filter(where)
-        depth = ranking_depth(limit)
-        queries = [qe.Query.Nearest([float(x) for x in vector], using=DENSE)]
-        if sparse.indices:
-            query = qe.SparseVector(list(sparse.indices), [float(v) for v in sparse.values])
-            queries.append(qe.Query.Nearest(query, using=SPARSE))
-        rankings = [
-            [
-                Hit(str(p.id), float(p.score))
-                for p in self._edge.query(
-                    qe.QueryRequest(
-                        limit=depth + PREFETCH_SLACK, query=q, filter=flt, with_payload=False
-                    )
-                )
-            ]
-            for q in queries
-        ]
-        top = fused(rankings, depth, limit)
-        records = self._edge.retrieve(
-            [h.chunk_id for h in top], with_payload=True, with_vector=False
+        if isinstance(query, SparseVector):
+            sparse = qe.SparseVector(list(query.indices), [float(v) for v in query.values])
+            nearest = qe.Query.Nearest(sparse, using=SPARSE)
+        else:
+            nearest = qe.Query.Nearest([float(x) for x in query], using=DENSE)
+        request = qe.QueryRequest(
+            limit=depth, query=nearest, filter=edge_filter(where), with_payload=False
         )
-        payloads = {str(r.id): dict(r.payload or {}) for r in records}
-        return with_payloads(top, payloads, limit)
+        return [Hit(str(p.id), float(p.score)) for p in self._edge.query(request)]
+
+    def _payloads_by_point(self, point_ids: list[str]) -> dict[str, dict[str, Any]]:
+        ids: list[qe.PointId] = list(point_ids)
+        records = self._edge.retrieve(ids, with_payload=True, with_vector=False)
+        return {str(r.id): dict(r.payload or {}) for r in records}
 
     def count(self, where: Where | None = None) -> int:
         """Exact number of points (matching the filter)."""
@@ -182,46 +158,11 @@ class EdgeStore:
             if offset is None:
                 return
 
-    def fingerprints(self) -> dict[str, tuple[str, str]]:
-        """chunk_id -> (content_hash, text_hash) of every stored point."""
-        return fingerprints_of(self._scroll(FINGERPRINT_FIELDS))
-
-    def _retrieve(self, chunk_ids: Sequence[str], *, vectors: bool) -> list[qe.Record]:
-        if not chunk_ids:
-            return []
+    def _records(
+        self, chunk_ids: Sequence[str], payload: bool | list[str], vectors: list[str]
+    ) -> list[qe.Record]:
         ids: list[qe.PointId] = [point_id(c) for c in chunk_ids]
-        return self._edge.retrieve(
-            ids, with_payload=True, with_vector=[DENSE] if vectors else False
-        )
-
-    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
-        """Stored dense vectors (unit length: cosine stores normalise them) by chunk id."""
-        out: dict[str, list[float]] = {}
-        for record in self._retrieve(chunk_ids, vectors=True):
-            vec = record.vector
-            dense = vec.get(DENSE) if isinstance(vec, dict) else None
-            if record.payload and isinstance(dense, list):
-                out[str(record.payload["chunk_id"])] = [float(x) for x in dense]  # type: ignore[arg-type]
-        return out
-
-    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Stored payloads by chunk id."""
-        return {
-            str(r.payload["chunk_id"]): dict(r.payload)
-            for r in self._retrieve(chunk_ids, vectors=False)
-            if r.payload
-        }
-
-    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
-        """Stored sentence vectors (unit length, float16 precision) by chunk id, in one read."""
-        if not chunk_ids:
-            return {}
-        records = self._edge.retrieve(
-            [point_id(c) for c in chunk_ids],
-            with_payload=["chunk_id", SENTENCE_LAYOUT_FIELD],
-            with_vector=[SENTENCES] if self._sentences else False,
-        )
-        return sentences_by_chunk(records, SENTENCES, self._dim)
+        return self._edge.retrieve(ids, with_payload=payload, with_vector=vectors or False)
 
     def upgrade_layout(self) -> bool:
         """Rebuild a shard made before sentence vectors, copying its points; True if rebuilt."""

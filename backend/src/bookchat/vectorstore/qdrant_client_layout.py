@@ -6,9 +6,9 @@ import logging
 
 from qdrant_client import QdrantClient, models
 
-logger = logging.getLogger("bookchat.vectorstore")
+from bookchat.vectorstore.base import SENTENCES
 
-SENTENCES = "sentences"
+logger = logging.getLogger("bookchat.vectorstore")
 
 
 def sentences_params(dim: int) -> models.VectorParams:

@@ -12,33 +12,25 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from bookchat.vectorstore.base import (
-    FINGERPRINT_FIELDS,
+    DENSE,
     INDEXED_FIELDS,
-    PREFETCH_SLACK,
-    SENTENCE_LAYOUT_FIELD,
+    SENTENCES,
+    SPARSE,
+    EngineStore,
     Hit,
     Point,
     SparseVector,
-    StoredSentences,
     StoreLocked,
     StoreUnavailable,
     Where,
-    fingerprints_of,
-    fused,
     point_id,
-    ranking_depth,
-    sentences_by_chunk,
-    with_payloads,
 )
 from bookchat.vectorstore.qdrant_client_layout import (
-    SENTENCES,
     add_sentences,
     has_sentences,
     sentences_params,
 )
 
-DENSE = "dense"
-SPARSE = "bm25"
 _SCROLL_PAGE = 1_000
 _CATALOG_ID = 1
 _T = TypeVar("_T")
@@ -77,7 +69,7 @@ def _hits(points: Sequence[models.ScoredPoint]) -> list[Hit]:
     ]
 
 
-class QdrantClientStore:
+class QdrantClientStore(EngineStore):
     """VectorStore over qdrant-client; the same code serves a server URL and a local folder."""
 
     def __init__(
@@ -198,47 +190,33 @@ class QdrantClientStore:
         )
         return _hits(result.points)
 
-    def hybrid_search(
-        self,
-        vector: Sequence[float],
-        sparse: SparseVector,
-        *,
-        limit: int,
-        where: Where | None = None,
+    def _ranking(
+        self, query: Sequence[float] | SparseVector, depth: int, where: Where | None
     ) -> list[Hit]:
-        """Dense + BM25 rankings with the same filter, fused (`base.fused`: the same order on
-        every run, and the embedded store's)."""
-        flt = _filter(where)
-        depth = ranking_depth(limit)
-        queries: list[tuple[Any, str]] = [(list(vector), DENSE)]
-        if sparse.indices:
-            queries.append(
-                (models.SparseVector(indices=sparse.indices, values=sparse.values), SPARSE)
-            )
-        rankings = [self._ranking(q, using, depth + PREFETCH_SLACK, flt) for q, using in queries]
-        top = fused(rankings, depth, limit)
-        records = self._call(
-            "retrieve",
-            lambda: self._client.retrieve(
-                self._collection, ids=[h.chunk_id for h in top], with_payload=True
-            ),
-        )
-        payloads = {str(r.id): r.payload or {} for r in records}
-        return with_payloads(top, payloads, limit)
-
-    def _ranking(self, query: Any, using: str, limit: int, flt: models.Filter | None) -> list[Hit]:
+        if isinstance(query, SparseVector):
+            nearest: Any = models.SparseVector(indices=query.indices, values=query.values)
+            using = SPARSE
+        else:
+            nearest, using = list(query), DENSE
         result = self._call(
             "hybrid search",
             lambda: self._client.query_points(
                 self._collection,
-                query=query,
+                query=nearest,
                 using=using,
-                query_filter=flt,
-                limit=limit,
+                query_filter=_filter(where),
+                limit=depth,
                 with_payload=False,
             ),
         )
         return [Hit(str(p.id), p.score) for p in result.points]
+
+    def _payloads_by_point(self, point_ids: list[str]) -> dict[str, dict[str, Any]]:
+        records = self._call(
+            "retrieve",
+            lambda: self._client.retrieve(self._collection, ids=point_ids, with_payload=True),
+        )
+        return {str(r.id): dict(r.payload or {}) for r in records}
 
     def count(self, where: Where | None = None) -> int:
         """Number of points."""
@@ -264,55 +242,18 @@ class QdrantClientStore:
             if offset is None:
                 return
 
-    def fingerprints(self) -> dict[str, tuple[str, str]]:
-        """chunk_id -> (content_hash, text_hash) of every stored point."""
-        return fingerprints_of(self._scroll(FINGERPRINT_FIELDS))
-
-    def _retrieve(self, chunk_ids: Sequence[str], *, vectors: bool) -> list[models.Record]:
-        if not chunk_ids:
-            return []
+    def _records(
+        self, chunk_ids: Sequence[str], payload: bool | list[str], vectors: list[str]
+    ) -> list[models.Record]:
         return self._call(
             "retrieve",
             lambda: self._client.retrieve(
                 self._collection,
                 ids=[point_id(c) for c in chunk_ids],
-                with_payload=True,
-                with_vectors=[DENSE] if vectors else False,
+                with_payload=payload,
+                with_vectors=vectors or False,
             ),
         )
-
-    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
-        """Stored dense vectors by chunk id."""
-        out: dict[str, list[float]] = {}
-        for record in self._retrieve(chunk_ids, vectors=True):
-            vec = record.vector
-            dense = vec.get(DENSE) if isinstance(vec, dict) else vec
-            if record.payload and dense is not None:
-                out[str(record.payload["chunk_id"])] = [float(x) for x in dense]  # type: ignore[union-attr,arg-type]
-        return out
-
-    def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Stored payloads by chunk id."""
-        return {
-            str(r.payload["chunk_id"]): dict(r.payload)
-            for r in self._retrieve(chunk_ids, vectors=False)
-            if r.payload
-        }
-
-    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, StoredSentences]:
-        """Stored sentence vectors by chunk id, in one read."""
-        if not chunk_ids:
-            return {}
-        records = self._call(
-            "retrieve",
-            lambda: self._client.retrieve(
-                self._collection,
-                ids=[point_id(c) for c in chunk_ids],
-                with_payload=["chunk_id", SENTENCE_LAYOUT_FIELD],
-                with_vectors=[SENTENCES] if self._sentences else False,
-            ),
-        )
-        return sentences_by_chunk(records, SENTENCES, self._dim)
 
     def upgrade_layout(self) -> bool:
         """Add the `sentences` vector to a collection made without it, in place; True if added."""

@@ -1,9 +1,7 @@
 """The answering agent for one question: the passages it reads, its prompt and its one tool.
 
-Below, in order: passages (numbered from 1, each inside its own `<source>` tag); the prompt
-(prompt.md as system prompt, prior turns, then the sources and the question); search_book (a few
-more retrievals in the question's scope, numbered after the rest); and `prepare_run`, which puts
-them together for the generator.
+Passages are numbered from 1, each in its own `<source>` tag; the prompt is prompt.md, prior
+turns, then the sources and the question; search_book's passages are numbered after the rest.
 """
 
 from __future__ import annotations
@@ -64,6 +62,19 @@ class Passage:
 
 
 Search = Callable[[str], Awaitable[list[Passage]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question put to the model, with everything it is answered from."""
+
+    text: str
+    passages: Sequence[Passage]
+    mode: Mode
+    chapter: str | None = None  # the chapter's title, in chapter mode
+    history: History = ()
+    search: Search | None = None  # search_book's retrieval; None offers no tool
+    locale: str | None = None  # the reader's: the model answers in its language
 
 
 def _attribute(value: str) -> str:
@@ -250,18 +261,12 @@ def output_token_cap(max_words: int) -> int:
 
 def prepare_run(
     model: Model,
-    question: str,
-    passages: Sequence[Passage],
+    question: Question,
     *,
-    mode: Mode,
-    chapter: str | None,
-    history: History,
-    search: Search | None,
     max_words: int,
     max_searches: int,
     search_policy: SearchPolicy = "auto",
     temperature: float | None = None,
-    locale: str | None = None,
 ) -> Run:
     """The agent and input for one question; search_book is offered only when it can search.
 
@@ -269,18 +274,19 @@ def prepare_run(
     choose again after that call); "off" offers no tool.
     """
     # The selection is the only source in selection mode: nothing else may be searched.
-    searchable = search if mode != "selection" and search_policy != "off" else None
-    state = RunState(Shown(list(passages)), searchable, max_searches)
+    search = question.search
+    searchable = search if question.mode != "selection" and search_policy != "off" else None
+    state = RunState(Shown(list(question.passages)), searchable, max_searches)
     tools = tools_for(state)
     choice = "search_book" if tools and search_policy == "first" else None
     agent = Agent[RunState](
         name="bookchat",
         instructions=instructions(
-            mode=mode,
-            chapter_title=chapter,
+            mode=question.mode,
+            chapter_title=question.chapter,
             max_words=max_words,
             searches=state.max_searches if tools else 0,
-            locale=locale,
+            locale=question.locale,
         ),
         model=model,
         tools=list(tools),
@@ -291,4 +297,5 @@ def prepare_run(
             temperature=temperature,
         ),
     )
-    return Run(agent, conversation(history, question_message(question, passages)), state)
+    asked = question_message(question.text, question.passages)
+    return Run(agent, conversation(question.history, asked), state)

@@ -1,17 +1,14 @@
 """The check run on every generated answer before a reader sees it.
 
 1. Markers must name a source the model was given: others are removed and flag hallucination.
-2. The refusal sentence is an abstention. An answer without any valid marker (small local models
-   never write them) is attributed: each sentence supported by a source gets that source's
-   marker; an answer none of whose sentences is supported is an abstention.
+2. The refusal sentence is an abstention. An answer without valid markers (small models write
+   none) is attributed sentence by sentence; with no supported sentence it is an abstention.
 3. Citations are renumbered by first use, so the response lists exactly the cited sources.
-4. Each sentence must be supported by what it cites (a sentence without a marker, by any cited
-   source): its embedding's cosine with the source's closest sentence must reach
-   BOOKCHAT_LLM_MIN_SENTENCE_SUPPORT (calibration in decisions.md, "LLM answers"). Sentences
-   below it are reported in `unsupported_sentences`; they stay in the answer, flagged.
+4. Each sentence's cosine with the closest sentence of what it cites must reach
+   BOOKCHAT_LLM_MIN_SENTENCE_SUPPORT (specs/001-bookchat/decisions/0025-llm-answers.md);
+   weaker ones stay in the answer, flagged in `unsupported_sentences`.
 
-While an answer streams, SentencePrefetch embeds its sentences as they complete, so little is
-left to embed after the final token, which is what the reader waits for.
+SentencePrefetch embeds sentences as they stream, so little is left to do after the last token.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """LLMGenerator: one question, its numbered passages and history in; the model's answer out.
 
-The generator owns its client of the model server (server.py: one client per app, made in the
-lifespan and closed there) and runs the answering agent (agent.py) on it, streamed or not,
-within the time limit. Every model-side failure becomes GenerationFailed. The answer is not
-checked here (see check.py).
+It runs the answering agent on its model-server client, streamed or not, within the time
+limit; every model-side failure becomes GenerationFailed. check.py checks the answer.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from agents import RunConfig, Runner, StreamEvent
@@ -19,12 +17,10 @@ from openai.types.responses import ResponseTextDeltaEvent
 
 from bookchat.answer.llm.agent import (
     MAX_SEARCHES,
-    History,
-    Mode,
     Passage,
+    Question,
     Run,
     RunState,
-    Search,
     SearchPolicy,
     prepare_run,
 )
@@ -136,29 +132,14 @@ class LLMGenerator:
         """The model's name, as the response reports it."""
         return self._client.name
 
-    def _prepare(
-        self,
-        question: str,
-        passages: Sequence[Passage],
-        mode: Mode,
-        chapter: str | None,
-        history: History,
-        search: Search | None,
-        locale: str | None,
-    ) -> Run:
+    def _prepare(self, question: Question) -> Run:
         return prepare_run(
             self._client.model,
             question,
-            passages,
-            mode=mode,
-            chapter=chapter,
-            history=history,
-            search=search,
             max_words=self._max_words,
             max_searches=self._max_searches,
             search_policy=self.search_policy,
             temperature=self._temperature,
-            locale=locale,
         )
 
     def _finish(self, output: object, state: RunState) -> Generated:
@@ -176,21 +157,9 @@ class LLMGenerator:
         # One turn per search, one to answer, and one to cope with a refused extra search.
         return self._max_searches + 2
 
-    async def generate(
-        self,
-        question: str,
-        passages: Sequence[Passage],
-        *,
-        mode: Mode,
-        chapter: str | None = None,
-        history: History = (),
-        search: Search | None = None,
-        locale: str | None = None,
-    ) -> Generated:
-        """The model's answer (non-streaming), in `locale`'s language; raises GenerationFailed."""
-        return await self._run(
-            self._prepare(question, passages, mode, chapter, history, search, locale)
-        )
+    async def generate(self, question: Question) -> Generated:
+        """The model's answer (non-streaming), in the reader's language; raises GenerationFailed."""
+        return await self._run(self._prepare(question))
 
     async def _run(self, run: Run) -> Generated:
         try:
@@ -206,19 +175,9 @@ class LLMGenerator:
             raise _failure(exc) from exc
         return self._finish(result.final_output, run.state)
 
-    async def stream(
-        self,
-        question: str,
-        passages: Sequence[Passage],
-        *,
-        mode: Mode,
-        chapter: str | None = None,
-        history: History = (),
-        search: Search | None = None,
-        locale: str | None = None,
-    ) -> AsyncIterator[str | Generated]:
+    async def stream(self, question: Question) -> AsyncIterator[str | Generated]:
         """Text deltas as the model writes them, then the Generated; raises GenerationFailed."""
-        run = self._prepare(question, passages, mode, chapter, history, search, locale)
+        run = self._prepare(question)
         if not self.streams:
             done = await self._run(run)
             yield done.text

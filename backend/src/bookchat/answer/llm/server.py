@@ -1,22 +1,10 @@
 """The model server: connecting to it, requests every server accepts, and what it can do.
 
-Connecting: one client per app (made in the lifespan and closed there) for the configured
-OpenAI-compatible server, with the Agents SDK model bound to it (`connect`).
-
-Requests every server accepts: the Agents SDK sends an assistant turn that only calls a tool with
-`"content": null`. OpenAI accepts it; llama.cpp's Python server (and servers built on the same
-request schema) answers HTTP 500 "Input should be a valid string", so every answer that used a
-search would silently fall back. The client's transport (`CompatibleRequests`) rewrites such
-requests on their way out: `null` content of an assistant message becomes `""`, which every
-server accepts and means the same.
-
-What it can do: OpenAI-compatible servers differ: llama.cpp, LM Studio, LocalAI, Ollama and vLLM
-all serve chat completions, but not all list models, stream, or call tools. One probe
-(`bookchat check-llm`, and once at start-up) asks five small questions, in order, and stops at
-the first that rules out the rest:
-reachable (GET /models) → model listed → a chat completion → the same streamed → a forced tool
-call and the request that returns its result (the exchange that fails on servers that reject
-`content: null`, see above), after a request that merely offers the tool.
+One client per app, made and closed in the lifespan (`connect`). Some servers reject the Agents
+SDK's `"content": null` tool-calling turns, so `CompatibleRequests` sends `""`, which means the
+same. OpenAI-compatible servers differ in listing models, streaming and calling tools: one probe
+(`bookchat check-llm`, and at start-up) finds out, stopping at the first step that rules out the
+rest.
 """
 
 from __future__ import annotations

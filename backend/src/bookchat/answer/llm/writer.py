@@ -1,11 +1,8 @@
 """The LLM path of an answer: generate from the retrieved passages, check, or fall back.
 
-The answer service decides first, extractively, whether the book covers the question; only a
-covered question reaches the model. It builds a Draft (`draft_for`, with `book_search` for the
-model's extra searches) and hands it to LLMWriter. Whatever the model does, a covered question
-never ends in an abstention: the reader gets the checked generated answer (cited by the check
-when the model wrote no markers), or the extractive answer with a warning saying why the
-model's was not used.
+Only a question the extractive path judged covered reaches the model, so whatever the model
+does it never ends in an abstention: the reader gets the checked generated answer, or the
+extractive one with a warning saying why.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bookchat.answer.llm.agent import History, Mode, Passage, Search
+from bookchat.answer.llm.agent import Passage, Question, Search
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
@@ -47,19 +44,13 @@ PREVIEW_CHARS = 200
 class Draft:
     """Everything the model needs about one question, from the request and the retrieval."""
 
-    question: str
-    mode: Mode
-    chapter_title: str | None
-    history: History
-    passages: list[Passage]
-    search: Search | None
+    question: Question
     started: float  # perf_counter() when the request began, for latency_ms
-    locale: str | None = None  # the reader's: the model answers, and warnings are, in its language
 
     @property
     def said(self) -> Phrases:
-        """The warnings' language."""
-        return phrases_for(self.locale)
+        """The warnings' language: the reader's, as the model's answer."""
+        return phrases_for(self.question.locale)
 
 
 def draft_for(
@@ -77,17 +68,17 @@ def draft_for(
     if request.mode == "chapter" and request.chapter:
         found = catalog.chapter(request.chapter)
         title = str(found["title"]) if found else None
-    return Draft(
-        question=request.question,
-        mode=request.mode,
-        chapter_title=title,
+    question = Question(
+        request.question,
+        list(passages),
+        request.mode,
+        chapter=title,
         # Stored turns carry their answer; a turn without one still gives the question's context.
         history=[(turn.question, str(getattr(turn, "answer", "") or "")) for turn in history],
-        passages=list(passages),
         search=search,
-        started=started,
         locale=locale,
     )
+    return Draft(question, started)
 
 
 def book_search(
@@ -142,15 +133,7 @@ class LLMWriter:
     async def write(self, draft: Draft, extractive: QueryResponse) -> QueryResponse:
         """The checked generated answer, or `extractive` with a warning if the model failed."""
         try:
-            generated = await self._generator.generate(
-                draft.question,
-                draft.passages,
-                mode=draft.mode,
-                chapter=draft.chapter_title,
-                history=draft.history,
-                search=draft.search,
-                locale=draft.locale,
-            )
+            generated = await self._generator.generate(draft.question)
         except GenerationFailed:
             return self._fallback(draft, extractive, draft.said.model_failed)
         return await self._checked(draft, extractive, generated)
@@ -163,7 +146,7 @@ class LLMWriter:
                 "short_answer": None,  # the model's own words: no span of the book
                 "generator": "llm",
                 "model": self._generator.model_name,
-                "citations": [_preview(i + 1, p) for i, p in enumerate(draft.passages)],
+                "citations": [_preview(i + 1, p) for i, p in enumerate(draft.question.passages)],
             }
         )
         return Streamed(meta, self._deltas(draft, extractive))
@@ -174,15 +157,7 @@ class LLMWriter:
         final: Generated | None = None
         prefetch = SentencePrefetch(self._vectors)
         try:
-            async for item in self._generator.stream(
-                draft.question,
-                draft.passages,
-                mode=draft.mode,
-                chapter=draft.chapter_title,
-                history=draft.history,
-                search=draft.search,
-                locale=draft.locale,
-            ):
+            async for item in self._generator.stream(draft.question):
                 if isinstance(item, str):
                     prefetch.feed(item)
                     yield item
