@@ -62,3 +62,14 @@ def test_stream_done_carries_the_short_answer_as_the_json_response_does(client: 
     assert set(done) == set(whole)
     assert "short_answer" in done
     assert done["short_answer"] is None or isinstance(done["short_answer"], str)
+
+
+def test_stream_done_carries_the_places_shown_as_the_json_response_does(client: Any) -> None:
+    question = {"question": "How do I see which files I have changed?"}
+    name, done = sse_events(client.post("/api/query/stream", json=question).text)[-1]
+    whole = client.post("/api/query", json=question).json()
+    assert name == "done" and done["status"] == whole["status"] == "grounded"
+    assert done["related"] == whole["related"] and whole["related"]
+    assert {"title", "section", "url", "path", "chapter_title", "excerpt"} <= set(
+        done["related"][0]
+    )

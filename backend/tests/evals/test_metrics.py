@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bookchat.evals.fixtures import Fixture
-from bookchat.evals.judge import citation_ok, content_ok, gold_rank, source_matches
+from bookchat.evals.judge import citation_ok, content_ok, gold_rank, source_matches, status_ok
 from bookchat.evals.metrics import summarise
 from tests.evals.factory import GOLD, OTHER, abstained, failed, row
 
@@ -129,3 +129,50 @@ def test_reads_whole_is_the_share_of_given_answers_without_faults() -> None:
         abstained("o1"),
     ]
     assert summarise(rows)["all"]["reads_whole"] == round(2 / 3, 4)
+
+
+def test_found_counts_a_gold_section_shown_as_a_related_place() -> None:
+    rows = [
+        row("1"),  # passed
+        failed("2", actual_status="related", related_sources=[OTHER, GOLD]),  # gold shown
+        failed("3", actual_status="related", related_sources=[OTHER]),  # shown, not gold
+        failed("4"),  # declined with nothing shown
+    ]
+    s = summarise(rows)["slices"]["book/answerable"]
+    assert s["found"] == 0.5
+    assert s["false_decline"] == 0.25
+    assert (s["grounded_share"], s["related_share"], s["abstained_share"]) == (0.25, 0.5, 0.25)
+    assert s["precision"] == 1.0
+
+
+def test_a_wrong_chapter_row_is_found_when_the_real_location_is_shown() -> None:
+    rows = [
+        abstained("w1", "chapter/wrong-chapter", mode="chapter", expected_sources=[GOLD],
+                  actual_status="related", related_sources=[GOLD]),
+        abstained("w2", "chapter/wrong-chapter", mode="chapter", expected_sources=[GOLD]),
+    ]  # fmt: skip
+    s = summarise(rows)["slices"]["chapter/wrong-chapter"]
+    assert s["found"] == 0.5
+    assert s["false_decline"] is None  # nothing here is expected to be answered
+
+
+def test_confidence_auroc_orders_right_answers_above_wrong_ones() -> None:
+    rows = [
+        row("1", confidence=0.9),
+        row("2", confidence=0.8),
+        row("3", confidence=0.7, content_ok=False, passed=False),
+        row("4", confidence=0.85, content_ok=False, passed=False),
+    ]
+    s = summarise(rows)["slices"]["book/answerable"]
+    assert s["confidence_auroc"] == 0.75  # 3 of the 4 right-wrong pairs in order
+    assert s["precision"] == 0.5
+    assert summarise([row("5", confidence=0.5)])["all"]["confidence_auroc"] is None
+
+
+def test_a_decline_shown_as_related_places_passes_except_off_topic() -> None:
+    assert status_ok("book/near-miss", "abstained", "related")
+    assert status_ok("chapter/wrong-chapter", "abstained", "related")
+    assert not status_ok("book/off-topic", "abstained", "related")
+    assert not status_ok("book/reader-everyday-off-topic", "abstained", "related")
+    assert not status_ok("book/answerable", "grounded", "related")
+    assert status_ok("book/off-topic", "abstained", "abstained")

@@ -292,3 +292,46 @@ async def test_a_short_answer_is_kept_with_its_message(store: ConversationStore)
     conversation = await store.get_conversation(conversation_id)
     assert conversation is not None
     assert [m.short_answer for m in conversation.messages] == ["Git 2.23 or newer", None]
+
+
+PLACE: dict[str, Any] = {
+    "title": "Merging",
+    "section": "Aborting a merge",
+    "url": "/docs/branching/merging#aborting-a-merge",
+    "path": "03-branching/02-merging.md",
+    "chapter": "branching",
+    "chapter_title": "Branching and Merging",
+    "excerpt": "`git merge --abort` returns to the state before the merge.",
+    "score": 0.52,
+}
+
+
+async def test_the_places_shown_are_kept_with_the_message_and_its_turn(
+    store: ConversationStore,
+) -> None:
+    conversation_id = await store.create_conversation()
+    shown = await store.add_message(
+        conversation_id,
+        record("undo my merge?", status="related", citations=[], related=[PLACE]),
+    )
+    plain = await store.add_message(conversation_id, record("fast-forward?"))
+    conversation = await store.get_conversation(conversation_id)
+    assert conversation is not None
+    by_id = {m.id: m for m in conversation.messages}
+    assert (by_id[shown].status, by_id[shown].related) == ("related", [PLACE])
+    assert by_id[plain].related == []
+    turns = await store.recent_turns(conversation_id, 2)
+    assert [t.related for t in turns] == [[PLACE], []]
+
+
+async def test_questions_only_partly_covered_are_gaps_with_the_sections_shown(
+    store: ConversationStore,
+) -> None:
+    conversation_id = await store.create_conversation()
+    await store.add_message(conversation_id, record("answered"))
+    partly = await store.add_message(
+        conversation_id, record("undo my merge?", status="related", citations=[], related=[PLACE])
+    )
+    (gap,) = await store.gaps(7)
+    assert (gap.message_id, gap.status) == (partly, "related")
+    assert gap.related_sections == ("Aborting a merge",)

@@ -85,3 +85,32 @@ def test_the_command_prints_markdown_or_json(make_settings, tmp_path: Path) -> N
         ).stdout
     )
     assert [g["asked"] for g in data["gaps"]] == [3, 2, 1]
+
+
+def test_partly_covered_questions_are_counted_with_the_sections_they_were_shown(
+    embedder: Embedder,
+) -> None:
+    from datetime import UTC, datetime
+
+    from bookchat.history.records import GapRow
+
+    def gap(question: str, status: str, sections: tuple[str, ...] = ()) -> GapRow:
+        return GapRow(
+            message_id=question, conversation_id="c", created_at=datetime.now(UTC),
+            question=question, mode="book", chapter=None, status=status, rating=None,
+            comment=None, related_sections=sections,
+        )  # fmt: skip
+
+    rows = [
+        gap("How do I undo a bad merge?", "related", ("Aborting a merge",)),
+        gap("how can I undo a merge that went wrong", "related", ("Undoing a merge commit",)),
+        gap("How do I undo a bad merge??", "abstained"),
+    ]
+    (only,) = group_gaps(rows, embedder.embed([r.question for r in rows]))
+    data = only.to_json()
+    assert (data["asked"], data["abstained"], data["partly_covered"]) == (3, 1, 2)
+    assert data["sections_shown"] == ["Aborting a merge", "Undoing a merge commit"]
+    markdown = render_markdown([only], 30)
+    assert (
+        "| partly covered |" in markdown and "Aborting a merge; Undoing a merge commit" in markdown
+    )

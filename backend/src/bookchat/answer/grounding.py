@@ -54,6 +54,7 @@ class Grounding:
     # "Removing untracked files with git clean").
     named: bool = False
     short_answer: str | None = None  # the reader's span inside the quote (short_answer.py)
+    hits: tuple[Hit, ...] = ()  # retrieval's passages, best first: the places shown beside
 
     @property
     def covered(self) -> bool:
@@ -325,7 +326,7 @@ class Grounder:
         query = Asked.of(question)
         relevant = pool(hits, self._settings.min_chunk_score, query.code, query.defined)
         if not relevant:
-            return Grounding(None, 0.0)
+            return Grounding(None, 0.0, hits=tuple(hits))
         asked, asked_vector = (Asked.of(focus[0]), focus[1]) if focus else (query, vector)
         judged = await self.judge_hits(asked, asked_vector, relevant)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
@@ -366,7 +367,15 @@ class Grounder:
             # on textbook prose it points at the answer too rarely to stand in bold.
             span = None
         return Grounding(
-            composition, covered, passages, threshold, best, judged.defines, named, span
+            composition,
+            covered,
+            passages,
+            threshold,
+            best,
+            judged.defines,
+            named,
+            span,
+            tuple(hits),
         )
 
     def proposed(

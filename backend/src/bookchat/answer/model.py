@@ -89,6 +89,16 @@ class AnswerModel:
     trained_on: dict[str, Any]
     selection_coverage: Logistic | None = None
     selection_threshold: float = 0.5
+    # P(the book comes close to the question) over related.CLOSENESS_FEATURES, and the
+    # threshold below which nothing is shown: no answer and no related sections.
+    closeness: Logistic | None = None
+    close_threshold: float = 0.0
+
+    def close(self, row: NDArray[np.float64]) -> bool:
+        """True when the book comes close enough to the question to show where."""
+        if self.closeness is None:
+            return True
+        return float(self.closeness.predict(row.reshape(1, -1))[0]) >= self.close_threshold
 
     def covered(self, features: NDArray[np.float64]) -> float:
         """P(the passages cover the question), from one row of COVERAGE_FEATURES."""
@@ -114,6 +124,7 @@ def _is_selection(features: NDArray[np.float64]) -> bool:
 def load_model(data: dict[str, Any]) -> AnswerModel:
     """The model from its JSON form."""
     from bookchat.answer.features import FEATURES
+    from bookchat.answer.related import CLOSENESS_FEATURES
 
     selection = data.get("selection_coverage")
     return AnswerModel(
@@ -126,6 +137,12 @@ def load_model(data: dict[str, Any]) -> AnswerModel:
             Logistic.from_json(selection, COVERAGE_FEATURES) if selection else None
         ),
         selection_threshold=float(data.get("selection_threshold", data["coverage_threshold"])),
+        closeness=(
+            Logistic.from_json(data["closeness"], CLOSENESS_FEATURES)
+            if "closeness" in data
+            else None
+        ),
+        close_threshold=float(data.get("close_threshold", 0.0)),
     )
 
 

@@ -25,6 +25,8 @@ class Phrases:
     selection_abstention: str
     chapter_abstention: str  # {chapter}
     nowhere_else: str
+    related: str  # no passage answers, but the book comes close: the sections follow
+    chapter_related: str  # {chapter}: the same, in chapter mode
     covered_in: str  # {where}: the chapter link, and maybe in_section
     in_section: str  # {section}: the section link
     passage_intro: str  # {section}
@@ -47,6 +49,10 @@ ENGLISH = Phrases(
     ),
     chapter_abstention="The chapter “{chapter}” does not cover this question.",
     nowhere_else=" Nothing else in the book seems to cover it either.",
+    related="I couldn't find a direct answer in the book. These sections look closest:",
+    chapter_related=(
+        "I couldn't find a direct answer in the chapter “{chapter}”. These sections look closest:"
+    ),
     covered_in=" The book covers it in the chapter {where}.",
     in_section=", in the section {section}",
     passage_intro="The most relevant passage, from “{section}”:",
@@ -89,6 +95,14 @@ FRENCH = Phrases(
     ),
     chapter_abstention=f"Le chapitre «{NBSP}{{chapter}}{NBSP}» ne traite pas de cette question.",
     nowhere_else=" Aucune autre partie du livre ne semble en traiter non plus.",
+    related=(
+        f"Je n'ai pas trouvé de réponse directe dans le livre. Voici les sections qui s'en "
+        f"approchent le plus{NBSP}:"
+    ),
+    chapter_related=(
+        f"Je n'ai pas trouvé de réponse directe dans le chapitre «{NBSP}{{chapter}}{NBSP}». "
+        f"Voici les sections qui s'en approchent le plus{NBSP}:"
+    ),
     covered_in=" Le livre en traite dans le chapitre {where}.",
     in_section=", dans la section {section}",
     passage_intro=f"Le passage le plus pertinent, tiré de «{NBSP}{{section}}{NBSP}»{NBSP}:",

@@ -7,7 +7,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, field_validator
 
 Mode = Literal["book", "chapter", "selection"]
-Status = Literal["grounded", "abstained"]
+# grounded: a passage answers; related: none answers, but these places in the book come close;
+# abstained: nothing in the book is close (or a selection does not answer).
+Status = Literal["grounded", "related", "abstained"]
 
 # "Has a character that is not white space", with white space as the validator strips it
 # (Unicode White_Space): the published schema then rejects exactly the blank texts the API does.
@@ -82,6 +84,20 @@ class Citation(BaseModel):
     localized: bool = True
 
 
+class RelatedSection(BaseModel):
+    """A place in the book close to the question: its section, linked, and its closest words."""
+
+    title: str  # the page's title
+    section: str  # the section's heading (the page title for text before the first heading)
+    url: str  # lands on the section's heading
+    path: str
+    chapter: str
+    chapter_title: str
+    # The one or two sentences of the section closest to the question, as the book writes them.
+    excerpt: str
+    score: float
+
+
 class SuggestedChapter(BaseModel):
     """The chapter that covers a question asked of another chapter."""
 
@@ -108,6 +124,9 @@ class QueryResponse(BaseModel):
     hallucination_flag: bool = False
     unsupported_sentences: list[str] = Field(default_factory=list)
     suggested_chapter: SuggestedChapter | None = None
+    # More places in the book, best first: beside a grounded answer ("Also in the book"), or
+    # instead of one when the status is `related`; empty when abstained.
+    related: list[RelatedSection] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     # The edition answered from (None only in selection mode before any ingest).
     version: str | None = None

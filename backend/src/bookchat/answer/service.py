@@ -6,7 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,12 +32,21 @@ from bookchat.answer.phrases import (
     phrases_for,
 )
 from bookchat.answer.reader import Reader, calibration
+from bookchat.answer.related import (
+    ALSO_SHOWN,
+    CHAPTER_SHOWN,
+    RELATED_SHOWN,
+    Places,
+    closeness_row,
+    section_key,
+)
 from bookchat.answer.schema import (
     Citation,
     IndexNotReady,
     MissingInput,
     QueryRequest,
     QueryResponse,
+    RelatedSection,
     Status,
     SuggestedChapter,
     UnknownChapter,
@@ -49,11 +58,11 @@ from bookchat.overview.answer import Outlines, answer_overview, find_target
 from bookchat.overview.scope import Place, Target
 from bookchat.retrieval.catalog import Catalog, CatalogCache
 from bookchat.retrieval.editions import Edition, language_of
-from bookchat.retrieval.followup import PriorTurn, contextual_query
+from bookchat.retrieval.followup import PriorTurn, contextual_query, place_named
 from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors, warm_sentences
 from bookchat.retrieval.spelling import Speller, english_words
-from bookchat.vectorstore import StoreUnavailable, VectorStore
+from bookchat.vectorstore import Hit, StoreUnavailable, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +98,7 @@ class Outcome:
     passages: tuple[Passage, ...] = ()  # what a generated answer may draw on, when grounded
     short_answer: str | None = None  # the reader's span inside the quote
     overview: bool = False  # answered from the book's outline (bookchat.overview)
+    related: tuple[RelatedSection, ...] = ()  # more places in the book (answer/related.py)
 
 
 class AnswerService:
@@ -108,6 +118,7 @@ class AnswerService:
         self._store = store
         self._retriever = Retriever(store, hybrid=settings.hybrid)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
+        self._places = Places(store, self._vectors)
         self._model = default_model()
         # Loaded only when some answer may carry a short answer: it slows start-up otherwise.
         reads = (
@@ -293,6 +304,10 @@ class AnswerService:
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
     ) -> tuple[Outcome, QueryResponse]:
         request = self._spelt(request, scope.locale)
+        named = place_named(request.question, history) if request.mode != "selection" else None
+        if named is not None:
+            # "Tell me more about the second one": the section the last answer showed there.
+            request = request.model_copy(update={"question": f"Tell me about {named}"})
         query = contextual_query(request.question, history)
         # Checked before an overview is looked for: an unknown chapter is a 404 either way.
         chapter = _chapter_asked(request, scope) if request.mode == "chapter" else None
@@ -314,6 +329,7 @@ class AnswerService:
             citations=citations,
             confidence=outcome.confidence,
             suggested_chapter=outcome.suggested_chapter,
+            related=list(outcome.related),
             version=scope.edition.version if scope.edition else None,
             locale=scope.edition.locale if scope.edition else None,
             notice=notice,
@@ -391,7 +407,13 @@ class AnswerService:
         grounding = await scope.grounder.ground(
             query, vector, request.top_k, focus=focus, said=said
         )
-        return self._outcome(grounding, said.book_abstention)
+        outcome = self._outcome(grounding, said.book_abstention)
+        if outcome.status == "grounded":
+            return await self._also(outcome, grounding.hits, vector)
+        if not self._close(request.question, grounding.hits):
+            return outcome
+        near = await self._places.near(grounding.hits, vector, limit=RELATED_SHOWN)
+        return replace(outcome, answer=said.related, status="related", related=tuple(near))
 
     async def _chapter(
         self, request: QueryRequest, chapter: dict[str, Any], query: str, scope: Scope
@@ -408,11 +430,55 @@ class AnswerService:
             query, vector, request.top_k, focus=focus, said=said, short=False
         )
         if grounding.composition is not None and not elsewhere(grounding, book, key):
-            return self._outcome(grounding, "")
+            return await self._also(self._outcome(grounding, ""), book.hits, vector)
         message, suggestion = chapter_declined(book.composition, scope.catalog, chapter, said)
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
         outcome = self._outcome(declined, message)
-        return Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
+        outcome = Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
+        near = await self._chapter_places(
+            request.question, grounding, book, key, vector, suggestion
+        )
+        if not near:
+            return outcome
+        if suggestion is None:
+            message = said.chapter_related.format(chapter=str(chapter["title"]))
+        return replace(outcome, answer=message, status="related", related=tuple(near))
+
+    async def _chapter_places(
+        self,
+        question: str,
+        chapter: Grounding,
+        book: Grounding,
+        key: str,
+        vector: NDArray[np.float32],
+        suggestion: SuggestedChapter | None,
+    ) -> list[RelatedSection]:
+        """The chapter's closest section first, then the book's best places in other chapters
+        (the one it answers from first); none when nothing in the book comes close."""
+        others = [h for h in book.hits if h.payload.get("chapter") != key]
+        if suggestion is not None:
+            named = section_key(suggestion.section_url, suggestion.section)
+            others.sort(key=lambda h: _url_key(h) != named)  # stable: the rest keep their order
+        here_close = self._close(question, chapter.hits)
+        if not (here_close or suggestion is not None or self._close(question, book.hits)):
+            return []
+        here = (
+            await self._places.near(chapter.hits, vector, limit=CHAPTER_SHOWN) if here_close else []
+        )
+        there = await self._places.near(others, vector, limit=RELATED_SHOWN - len(here))
+        return here + there
+
+    def _close(self, question: str, hits: Sequence[Hit]) -> bool:
+        """True when the passages come close enough to the question to be shown."""
+        return bool(hits) and self._model.close(closeness_row(question, hits))
+
+    async def _also(
+        self, outcome: Outcome, hits: Sequence[Hit], vector: NDArray[np.float32]
+    ) -> Outcome:
+        """A grounded answer with the next places in the book beside it (none it cites)."""
+        cited = {section_key(c.path, c.section) for c in outcome.citations}
+        also = await self._places.near(hits, vector, limit=ALSO_SHOWN, exclude=cited)
+        return replace(outcome, related=tuple(also))
 
     async def _selection(self, request: QueryRequest, scope: Scope) -> Outcome:
         if not request.selection:
@@ -421,6 +487,10 @@ class AnswerService:
             request.question, request.selection, request.page, scope.catalog, scope.said
         )
         return self._outcome(grounding, scope.said.selection_abstention)
+
+
+def _url_key(hit: Hit) -> tuple[str, str]:
+    return section_key(str(hit.payload.get("url", "")), str(hit.payload.get("section", "")))
 
 
 def _chapter_asked(request: QueryRequest, scope: Scope) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bookchat.answer.schema import SuggestedChapter
+from bookchat.answer.schema import RelatedSection, SuggestedChapter
 
 
 class ChapterPage(BaseModel):
@@ -109,6 +109,8 @@ class StoredMessage(BaseModel):
     suggested_chapter: SuggestedChapter | None = None
     # The reader's predicted answer span, as given with the answer (null when there was none).
     short_answer: str | None = None
+    # The places in the book shown beside the answer or instead of it, as given with it.
+    related: list[RelatedSection] = Field(default_factory=list)
 
 
 class ConversationOut(BaseModel):

@@ -31,6 +31,24 @@ def gold_rank(ranked: Sequence[SourceRef], expected: Sequence[SourceRef]) -> int
     return None
 
 
+def nothing_shown(slice_name: str) -> bool:
+    """Off-topic slices: the book does not touch the question, so no section may be shown."""
+    return slice_name.endswith("off-topic")
+
+
+def status_ok(slice_name: str, expected: str, actual: str) -> bool:
+    """The status expected, or `related` where a decline is: the reader is told the book has
+    no direct answer and shown where it comes closest (never on an off-topic slice)."""
+    if actual == expected:
+        return True
+    return expected == "abstained" and actual == "related" and not nothing_shown(slice_name)
+
+
+def found(passed: bool, shown: Sequence[SourceRef], expected: Sequence[SourceRef]) -> bool:
+    """The reader is led to the answer: it passed, or a gold section is among those shown."""
+    return passed or any(source_matches(s, expected) for s in shown)
+
+
 def citation_ok(
     expected_status: str, cited: Sequence[SourceRef], expected: Sequence[SourceRef]
 ) -> bool:

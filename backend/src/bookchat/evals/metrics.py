@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bookchat.evals.judge import gold_rank, source_matches
+from bookchat.evals.judge import found, gold_rank, source_matches
 from bookchat.evals.reads_whole import read_faults
 from bookchat.evals.rows import EvalRow
 
@@ -80,6 +80,51 @@ def _overviews(rows: Sequence[EvalRow]) -> dict[str, float | None]:
     }
 
 
+def _found(row: EvalRow) -> bool:
+    shown = [*row.cited_sources, *row.related_sources]
+    passed = row.passed and row.expected_status == "grounded"
+    return found(passed, shown, row.expected_sources)
+
+
+def _auroc(scored: Sequence[tuple[float, bool]]) -> float | None:
+    """P(a right answer's confidence > a wrong one's), ties counted half; None without both."""
+    right = [s for s, ok in scored if ok]
+    wrong = [s for s, ok in scored if not ok]
+    if not right or not wrong:
+        return None
+    wins = sum((r > w) + 0.5 * (r == w) for r in right for w in wrong)
+    return round(wins / (len(right) * len(wrong)), 4)
+
+
+def _outcomes(rows: Sequence[EvalRow]) -> dict[str, float | None]:
+    """What readers were shown (issue #60): the answering place, and false declines."""
+    # Rows that name where the answer is: the gold must be shown, cited or as a related place
+    # (a wrong-chapter row's gold is the real location, in another chapter).
+    located = [
+        r for r in rows if r.expected_sources and r.mode != "selection" and not r.overview_expected
+    ]
+    covered = [r for r in rows if r.expected_status == "grounded"]
+    grounded = [r for r in rows if r.actual_status == "grounded"]
+    judged = [
+        (r.confidence, r.passed)
+        for r in grounded
+        if r.expected_status == "grounded"
+        and r.expected_answer_contains
+        and r.confidence is not None
+    ]
+    share = {
+        f"{status}_share": _ratio(sum(r.actual_status == status for r in rows), len(rows))
+        for status in ("grounded", "related", "abstained")
+    }
+    return {
+        "found": _ratio(sum(map(_found, located)), len(located)),
+        "false_decline": _ratio(sum(r.actual_status == "abstained" for r in covered), len(covered)),
+        **share,
+        "precision": _ratio(sum(r.passed for r in grounded), len(grounded)),
+        "confidence_auroc": _auroc(judged),
+    }
+
+
 def _first_citation_is_gold(row: EvalRow) -> bool:
     return bool(row.cited_sources) and source_matches(row.cited_sources[0], row.expected_sources)
 
@@ -142,6 +187,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
         "first_token_ms_p95": _percentile(first_tokens, 0.95),
         "retrieval_mismatches": sum(not r.retrieval_consistent for r in rows),
         **_overviews(rows),
+        **_outcomes(rows),
     }
 
 

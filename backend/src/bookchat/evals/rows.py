@@ -23,7 +23,7 @@ class EvalRow:
     mode: str
     question: str
     expected_status: str
-    actual_status: str  # "grounded", "abstained" or "error"
+    actual_status: str  # "grounded", "related", "abstained" or "error"
     expected_sources: list[SourceRef]
     cited_sources: list[SourceRef]
     retrieved_sources: list[SourceRef]  # ranked retrieval the answer drew on; [] in selection
@@ -56,6 +56,9 @@ class EvalRow:
     # the scope it was answered as ("chapter", "page", "section", "book"; None: not an overview).
     overview_expected: bool | None = None
     overview_scope: str | None = None
+    # The places shown beside the answer or instead of it (QueryResponse.related), best first.
+    related_sources: list[SourceRef] = field(default_factory=list)
+    confidence: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object."""

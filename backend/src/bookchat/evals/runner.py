@@ -82,9 +82,11 @@ def _row(
     first_token_ms: float | None = None,
     short_answer: str | None = None,
     overview_scope: str | None = None,
+    related: list[SourceRef] | None = None,
+    confidence: float | None = None,
 ) -> EvalRow:
     expected = [_ref(path, section) for path, section in fixture.expected_sources]
-    status_ok = status == fixture.expected_status
+    status_ok = judge.status_ok(fixture.slice, fixture.expected_status, status)
     citation_ok = status != "error" and judge.citation_ok(fixture.expected_status, cited, expected)
     content_ok = status != "error" and judge.content_ok(answer, fixture.expected_answer_contains)
     overview_ok = fixture.overview is None or (overview_scope is not None) == fixture.overview
@@ -127,6 +129,8 @@ def _row(
         short_f1=short.f1 if short else None,
         overview_expected=fixture.overview,
         overview_scope=overview_scope,
+        related_sources=related or [],
+        confidence=confidence,
     )
 
 
@@ -193,6 +197,8 @@ async def run_row(ctx: RunContext, fixture: Fixture) -> EvalRow:
         # The streamed path's final event is the same QueryResponse, span included.
         short_answer=response.short_answer,
         overview_scope=target.scope if target is not None else None,
+        related=[_ref(r.path, r.section) for r in response.related],
+        confidence=response.confidence,
     )
 
 

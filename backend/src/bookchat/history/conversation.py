@@ -120,6 +120,7 @@ class ConversationalAnswers:
                 response.suggested_chapter.model_dump() if response.suggested_chapter else None
             ),
             short_answer=response.short_answer,
+            related=[r.model_dump() for r in response.related],
         )
         try:
             if not request.conversation_id:

@@ -1,6 +1,7 @@
 """The authors' gap report: what readers asked that the book did not answer, grouped.
 
-Questions that were abstained or rated down are clustered by meaning (MiniLM vectors, greedy
+Questions that were abstained, only partly covered (answered with the closest sections instead
+of an answer) or rated down are clustered by meaning (MiniLM vectors, greedy
 single pass against cluster centroids), so ten phrasings of one missing topic are one line of the
 report, and the most frequent gaps come first.
 """
@@ -41,6 +42,10 @@ class Gap:
             "question": self.representative,
             "asked": len(self.rows),
             "abstained": sum(r.status == "abstained" for r in self.rows),
+            "partly_covered": sum(r.status == "related" for r in self.rows),
+            "sections_shown": list(dict.fromkeys(s for r in self.rows for s in r.related_sections))[
+                :_EXAMPLES
+            ],
             "rated_down": sum(r.rating == "down" for r in self.rows),
             "chapters": dict(chapters.most_common()),
             "examples": list(dict.fromkeys(r.question for r in self.rows))[:_EXAMPLES],
@@ -80,18 +85,21 @@ def render_markdown(gaps: Sequence[Gap], since_days: float) -> str:
         "# Gaps in the book",
         "",
         f"Questions readers asked in the last {since_days:g} days that the book did not answer "
-        "(abstained) or answered badly (rated down), grouped by meaning, most frequent first.",
+        "(abstained), covered only partly (shown the closest sections instead of an answer) or "
+        "answered badly (rated down), grouped by meaning, most frequent first.",
         "",
-        "| # | question | asked | abstained | rated down | asked from |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| # | question | asked | abstained | partly covered | rated down | asked from "
+        "| sections shown |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for number, gap in enumerate(gaps, start=1):
         data = gap.to_json()
         chapters = ", ".join(f"{k} ({v})" for k, v in data["chapters"].items())  # type: ignore[attr-defined]
         question = str(data["question"]).replace("|", "\\|")
+        shown = "; ".join(data["sections_shown"]).replace("|", "\\|")  # type: ignore[arg-type]
         lines.append(
             f"| {number} | {question} | {data['asked']} | {data['abstained']} | "
-            f"{data['rated_down']} | {chapters} |"
+            f"{data['partly_covered']} | {data['rated_down']} | {chapters} | {shown} |"
         )
     return "\n".join(lines) + "\n"
 

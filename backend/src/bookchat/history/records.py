@@ -36,6 +36,7 @@ class MessageRecord:
     corpus_version: str | None = None
     suggested_chapter: dict[str, Any] | None = None
     short_answer: str | None = None
+    related: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class Message:
     rating: Rating | None
     suggested_chapter: dict[str, Any] | None = None
     short_answer: str | None = None
+    related: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ class Turn:
     answer: str
     status: str
     citations: list[dict[str, Any]]
+    related: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +95,4 @@ class GapRow:
     status: str
     rating: Rating | None
     comment: str | None
+    related_sections: tuple[str, ...] = ()  # headings of the places shown (status "related")

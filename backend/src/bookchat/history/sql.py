@@ -54,19 +54,19 @@ CONVERSATION_EXISTS = "SELECT 1 FROM conversations WHERE id = $1"
 DELETE_CONVERSATION = "DELETE FROM conversations WHERE id = $1"
 INSERT_MESSAGE = """INSERT INTO messages (id, conversation_id, created_at, question, mode, chapter,
     selection, selection_truncated, answer, status, citations, generator, latency_ms,
-    corpus_version, suggested_chapter, short_answer)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"""
+    corpus_version, suggested_chapter, short_answer, related)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"""
 # One statement, so a conversation is never read half-deleted: one row per message, or a single
 # row with empty message columns for a conversation without messages.
 CONVERSATION = """SELECT c.id AS conversation_id, c.created_at AS conversation_created_at,
     m.id, m.created_at, m.question, m.mode, m.chapter, m.selection, m.selection_truncated,
     m.answer, m.status, m.citations, m.generator, m.latency_ms, m.corpus_version,
-    m.suggested_chapter, m.short_answer, r.rating
+    m.suggested_chapter, m.short_answer, m.related, r.rating
     FROM conversations c
     LEFT JOIN messages m ON m.conversation_id = c.id
     LEFT JOIN ratings r ON r.message_id = m.id
     WHERE c.id = $1 ORDER BY m.seq"""
-RECENT_TURNS = """SELECT question, answer, status, citations FROM messages
+RECENT_TURNS = """SELECT question, answer, status, citations, related FROM messages
     WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2"""
 # INSERT ... SELECT inserts nothing for an unknown message, so the count tells the caller.
 RATE = """INSERT INTO ratings (message_id, rating, comment, rated_at)
@@ -74,10 +74,10 @@ RATE = """INSERT INTO ratings (message_id, rating, comment, rated_at)
     ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
         comment = excluded.comment, rated_at = excluded.rated_at"""
 GAPS = """SELECT m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
-    m.status, r.rating, r.comment
+    m.status, m.related, r.rating, r.comment
     FROM messages m LEFT JOIN ratings r ON r.message_id = m.id
     WHERE m.created_at > $1 AND m.created_at <= $2
-        AND (m.status = 'abstained' OR r.rating = 'down')
+        AND (m.status IN ('abstained', 'related') OR r.rating = 'down')
     ORDER BY m.created_at DESC, m.seq DESC LIMIT $3"""
 
 
@@ -95,6 +95,7 @@ def message_values(
         *ids, codec.time_in(now), record.question, record.mode, record.chapter, *selection,
         record.answer, record.status, codec.json_in(record.citations), record.generator,
         record.latency_ms, record.corpus_version, suggested, record.short_answer,
+        codec.json_in(record.related),
     )  # fmt: skip
 
 
@@ -123,12 +124,19 @@ def _message(codec: Codec, row: Row) -> Message:
         selection_truncated=bool(row["selection_truncated"]),
         citations=codec.json_out(row["citations"]),
         suggested_chapter=codec.json_out(suggested) if suggested else None,
+        related=codec.json_out(row["related"]),
     )
 
 
 def turn_from(codec: Codec, row: Row) -> Turn:
     """A RECENT_TURNS row as a Turn."""
-    return Turn(row["question"], row["answer"], row["status"], codec.json_out(row["citations"]))
+    return Turn(
+        row["question"],
+        row["answer"],
+        row["status"],
+        codec.json_out(row["citations"]),
+        codec.json_out(row["related"]),
+    )
 
 
 def gap_from(codec: Codec, row: Row) -> GapRow:
@@ -138,4 +146,5 @@ def gap_from(codec: Codec, row: Row) -> GapRow:
         **_columns(row, "conversation_id", "question", "mode", "chapter", "status", "comment"),
         created_at=codec.time_out(row["created_at"]),
         rating=cast(Rating | None, row["rating"]),
+        related_sections=tuple(str(p.get("section", "")) for p in codec.json_out(row["related"])),
     )

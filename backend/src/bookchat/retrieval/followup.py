@@ -49,6 +49,34 @@ def depends_on_context(question: str) -> bool:
     return bool(_CONTINUATION.match(question) or _REFERS_BACK.search(question) or not content)
 
 
+_ORDINALS = {
+    "first": 0, "1st": 0, "1": 0,
+    "second": 1, "2nd": 1, "2": 1,
+    "third": 2, "3rd": 2, "3": 2,
+    "last": -1,
+}  # fmt: skip
+_NAMES_PLACE = re.compile(
+    r"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|last)\s+(?:one|section|link|place|result|"
+    r"suggestion)\b|(?:\bnumber|\bno\.|#)\s*([123])\b",
+    re.I,
+)
+
+
+def place_named(question: str, turns: Sequence[PriorTurn]) -> str | None:
+    """The section heading of the place the last answer showed that the question names by its
+    position ("tell me more about the second one"); None when it names none."""
+    if not turns or not (match := _NAMES_PLACE.search(question)):
+        return None
+    places = getattr(turns[-1], "related", None) or []
+    word = next(g for g in match.groups() if g).lower()
+    index = _ORDINALS[word]
+    if not places or index >= len(places):
+        return None
+    place = places[index]
+    section = place.get("section") if isinstance(place, dict) else None
+    return str(section) if section else None
+
+
 def contextual_query(question: str, turns: Sequence[PriorTurn]) -> str:
     """The text to retrieve with: the question, preceded by recent questions when it needs them."""
     if not turns or not depends_on_context(question):

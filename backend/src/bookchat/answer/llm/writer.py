@@ -16,6 +16,7 @@ from bookchat.answer.llm.agent import Passage, Question, Search
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
+from bookchat.answer.related import RELATED_SHOWN, cited_place
 from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
 from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.catalog import Catalog
@@ -182,18 +183,34 @@ class LLMWriter:
             }
         )
 
+    def _related(self, draft: Draft, extractive: QueryResponse) -> QueryResponse:
+        places = [cited_place(c) for c in extractive.citations] + list(extractive.related)
+        return extractive.model_copy(
+            update={
+                "answer": draft.said.related,
+                "status": "related",
+                "short_answer": None,
+                "citations": [],
+                "related": places[:RELATED_SHOWN],
+                "confidence": min(extractive.confidence, 0.5),
+                "latency_ms": _latency(draft),
+            }
+        )
+
     async def _checked(
         self, draft: Draft, extractive: QueryResponse, generated: Generated
     ) -> QueryResponse:
         checked = await check(
             generated.text, generated.passages, self._vectors, min_support=self._min_support
         )
+        if checked.refused:
+            # The passages are close (they were judged to answer) but the model found no answer
+            # in them: the reader is shown where the book comes closest, not a quote as the answer.
+            return self._related(draft, extractive)
         if checked.status != "grounded":
-            # The book covers the question (retrieval decided so before the model was called):
-            # the reader gets the book's own words rather than an abstention.
-            said = draft.said
-            why = said.model_refused if checked.refused else said.model_unmatched
-            return self._fallback(draft, extractive, why)
+            # The model answered but its words could not be matched to the book: the reader
+            # gets the book's own words instead.
+            return self._fallback(draft, extractive, draft.said.model_unmatched)
         return extractive.model_copy(update=self._fields(draft, extractive, checked, generated))
 
     def _fields(
