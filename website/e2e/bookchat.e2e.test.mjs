@@ -24,6 +24,15 @@ function pageUrl(predicate) {
   throw new Error('no such page in /api/chapters');
 }
 
+/** Opens the first page matching `pathPattern` with the panel open in its chapter's scope. */
+async function openInChapter(browser, pathPattern) {
+  const {page: doc, chapter} = pageUrl((p) => pathPattern.test(p.path));
+  const opened = await openPage(browser, doc.url);
+  await openPanel(opened.page);
+  await opened.page.waitForSelector('.bookchat-scope input[value="chapter"]:checked');
+  return {...opened, doc, chapter};
+}
+
 async function shot(page, name) {
   await page.screenshot({path: join(ARTIFACTS, name), fullPage: false});
 }
@@ -125,10 +134,7 @@ test.describe('bookchat in the built site', () => {
   });
 
   test('chapter scope answers from the chapter and an abstention offers the whole book', async ({browser}) => {
-    const {page: remotes, chapter} = pageUrl((p) => /remotes/.test(p.path));
-    const {page, context, errors, queries} = await openPage(browser, remotes.url);
-    await openPanel(page);
-    await page.waitForSelector('.bookchat-scope input[value="chapter"]:checked');
+    const {page, context, errors, queries, doc: remotes, chapter} = await openInChapter(browser, /remotes/);
     assert.equal((await page.textContent('.bookchat-scope-chapter')).trim(), chapter.title);
 
     const inChapter = await ask(page, 'What is the difference between fetch and pull?');
@@ -153,10 +159,7 @@ test.describe('bookchat in the built site', () => {
   });
 
   test('an overview question shows the chapter outline, and its section links land on their headings', async ({browser}) => {
-    const {page: merging, chapter} = pageUrl((p) => /merging/.test(p.path));
-    const {page, context, errors, queries} = await openPage(browser, merging.url);
-    await openPanel(page);
-    await page.waitForSelector('.bookchat-scope input[value="chapter"]:checked');
+    const {page, context, errors, queries, doc: merging, chapter} = await openInChapter(browser, /merging/);
     const outline = await ask(page, 'Give me an overview of this chapter.');
     assert.equal(outline.status, 'grounded');
     assert.equal(queries.at(-1).body.page, merging.url);

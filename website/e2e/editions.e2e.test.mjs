@@ -6,33 +6,42 @@ import {ask, chooseScope, citationHrefs, followCitation, openPage, openPanel} fr
 
 const VERSION_QUESTION = 'Which Git version does the book require?';
 
+/** Asks VERSION_QUESTION of the page's edition: the answer `says` its fact, `never` the other edition's, and cites only `links`. */
+async function askEdition(page, queries, {version, says, never, links}) {
+  const answer = await ask(page, VERSION_QUESTION);
+  assert.equal(queries.at(-1).body.version, version);
+  assert.equal(answer.status, 'grounded');
+  const text = await answer.last.locator('.bookchat-md').textContent();
+  assert.match(text, says);
+  assert.doesNotMatch(text, never);
+  const hrefs = await citationHrefs(answer.last);
+  assert.ok(hrefs.length > 0 && hrefs.every(links), hrefs.join(' '));
+  return answer;
+}
+
 test.describe('versions and locales of the sample book', () => {
   test('2.0 and 1.0 each answer with their own fact and their own URLs, across a version switch', async ({browser}) => {
     const {page, context, errors, queries} = await openPage(browser, '/docs/getting-started/installing-git');
     await openPanel(page);
     await chooseScope(page, 'Whole book');
-    const current = await ask(page, VERSION_QUESTION);
-    assert.equal(queries.at(-1).body.version, 'current');
-    assert.equal(current.status, 'grounded');
-    const currentText = await current.last.locator('.bookchat-md').textContent();
-    assert.match(currentText, /Git 2\.23 or newer/);
-    assert.doesNotMatch(currentText, /2\.17/);
-    const currentLinks = await citationHrefs(current.last);
-    assert.ok(currentLinks.length > 0 && currentLinks.every((h) => h.startsWith('/docs/') && !h.startsWith('/docs/1.0/')), currentLinks.join(' '));
+    await askEdition(page, queries, {
+      version: 'current',
+      says: /Git 2\.23 or newer/,
+      never: /2\.17/,
+      links: (h) => h.startsWith('/docs/') && !h.startsWith('/docs/1.0/'),
+    });
 
     // The navbar's version dropdown moves to the same page of 1.0 without a reload: the panel
     // stays, and the next question goes to the 1.0 edition.
     await page.locator('.navbar a.dropdown__link', {hasText: /^1\.0$/}).dispatchEvent('click');
     await page.waitForURL(/\/docs\/1\.0\/getting-started\/installing-git/);
     assert.ok(await page.isVisible('#bookchat-panel'), 'the panel survives the version switch');
-    const old = await ask(page, VERSION_QUESTION);
-    assert.equal(queries.at(-1).body.version, '1.0');
-    assert.equal(old.status, 'grounded');
-    const oldText = await old.last.locator('.bookchat-md').textContent();
-    assert.match(oldText, /Git 2\.17 or newer/);
-    assert.doesNotMatch(oldText, /2\.23/);
-    const oldLinks = await citationHrefs(old.last);
-    assert.ok(oldLinks.length > 0 && oldLinks.every((h) => h.startsWith('/docs/1.0/')), oldLinks.join(' '));
+    const old = await askEdition(page, queries, {
+      version: '1.0',
+      says: /Git 2\.17 or newer/,
+      never: /2\.23/,
+      links: (h) => h.startsWith('/docs/1.0/'),
+    });
 
     const source = old.last.locator('.bookchat-citation-link[href*="#verifying-the-installation"]').first();
     assert.match(await followCitation(page, source), /^H[1-6]$/);
