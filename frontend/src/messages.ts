@@ -5,6 +5,7 @@ import type {
   Mode,
   QueryResponse,
   Rating,
+  RelatedSection,
   StoredMessage,
   SuggestedChapter,
 } from './types';
@@ -21,9 +22,11 @@ export interface ChatMessage {
   chapter?: string;
   selection?: string;
   page?: string;
-  /** Answers only: grounded or abstained (provisional until `complete`). */
+  /** Answers only: grounded, related or abstained (provisional until `complete`). */
   status?: AnswerStatus;
   citations: Citation[];
+  /** Answers only: places in the book beside the answer, or instead of it when `related`. */
+  related?: RelatedSection[];
   suggestedChapter?: SuggestedChapter | null;
   warnings?: string[];
   /** The server's note that the answer quotes the untranslated (default-locale) text. */
@@ -78,6 +81,7 @@ export function answerFromResponse(id: string, response: QueryResponse): ChatMes
     mode: response.mode,
     status: response.status,
     citations: response.citations ?? [],
+    related: response.related ?? [],
     suggestedChapter: response.suggested_chapter ?? null,
     warnings: response.warnings ?? [],
     notice: response.notice ?? null,
@@ -109,6 +113,7 @@ export function messagesFromHistory(stored: StoredMessage[]): ChatMessage[] {
       chapter: m.chapter ?? undefined,
       status: m.status,
       citations: m.citations ?? [],
+      related: m.related ?? [],
       suggestedChapter: m.suggested_chapter ?? null,
       messageId: m.id,
       rating: m.rating ?? null,

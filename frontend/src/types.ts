@@ -1,7 +1,9 @@
 /** Types of the bookchat HTTP API (specs/001-bookchat/api.md). */
 
 export type Mode = 'book' | 'chapter' | 'selection';
-export type AnswerStatus = 'grounded' | 'abstained';
+/** grounded: a passage answers; related: none does, but the book comes close (see `related`);
+ * abstained: nothing in the book is close. */
+export type AnswerStatus = 'grounded' | 'related' | 'abstained';
 export type Rating = 'up' | 'down';
 
 export interface Citation {
@@ -13,6 +15,23 @@ export interface Citation {
   chapter_title: string;
   section: string;
   url: string;
+  excerpt: string;
+  score?: number;
+}
+
+/** A place in the book close to the question: a section, linked, with its sentences nearest it. */
+export interface RelatedSection {
+  /** The page's title. */
+  title: string;
+  /** The section's heading (the page title for the text before the first heading). */
+  section: string;
+  /** Lands on the section's heading (site-relative, e.g. /docs/branching/merging#aborting). */
+  url: string;
+  path: string;
+  /** The chapter's key. */
+  chapter: string;
+  chapter_title: string;
+  /** The one or two sentences of the section nearest the question, as Markdown. */
   excerpt: string;
   score?: number;
 }
@@ -58,6 +77,9 @@ export interface QueryResponse {
   hallucination_flag?: boolean;
   unsupported_sentences?: string[];
   suggested_chapter: SuggestedChapter | null;
+  /** More places in the book, best first: beside a grounded answer ("Also in the book"), or
+   * instead of one when the status is `related`; empty when abstained (absent from older APIs). */
+  related?: RelatedSection[];
   warnings: string[];
   /** Set when the answer comes from the default locale's text (the cited page is not translated). */
   notice?: string | null;
@@ -110,6 +132,8 @@ export interface StoredMessage {
   suggested_chapter?: SuggestedChapter | null;
   /** The answer's short answer as it was given (null when there was none). */
   short_answer?: string | null;
+  /** The places in the book shown with the answer, as they were given. */
+  related?: RelatedSection[];
 }
 
 export interface Conversation {

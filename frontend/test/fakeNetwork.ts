@@ -136,3 +136,18 @@ export function answerEvents(overrides: Record<string, unknown> = {}, deltas = [
     sse('done', done),
   ];
 }
+
+/** A place in the book near the question (an entry of a response's `related`). */
+export function place(overrides: Record<string, unknown> = {}) {
+  return {
+    title: 'Merging',
+    section: 'Aborting a merge',
+    url: '/docs/branching/merging#aborting-a-merge',
+    path: '03-branching/02-merging.md',
+    chapter: 'branching',
+    chapter_title: 'Branching and Merging',
+    excerpt: '`git merge --abort` returns to the state before the merge.',
+    score: 0.52,
+    ...overrides,
+  };
+}

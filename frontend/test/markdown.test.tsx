@@ -1,7 +1,7 @@
 import {cleanup, fireEvent, render, screen} from '@testing-library/react';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {InlineMarkdown, Markdown} from '../src/components/Markdown';
-import {isSafeHref, parseMarkdown} from '../src/markdown';
+import {isSafeHref, parseMarkdown, tableRowsAsText} from '../src/markdown';
 import {NavigateProvider} from '../src/navigation';
 import {citation} from './fakeNetwork';
 
@@ -116,5 +116,27 @@ describe('safe Markdown rendering', () => {
     expect(navigate).toHaveBeenCalledWith('/docs/branching/merging#x');
     expect(external.getAttribute('target')).toBe('_blank');
     expect(external.getAttribute('rel')).toContain('noopener');
+  });
+});
+
+describe('table rows in an excerpt', () => {
+  it('become text: cells after the first follow a colon, rows are separated by semicolons', () => {
+    expect(tableRowsAsText('| `100644` | Normal file | | `120000` | Symbolic link |')).toBe('`100644`: Normal file; `120000`: Symbolic link');
+    expect(tableRowsAsText('| Debian, Ubuntu | APT | `sudo apt install git` |')).toBe('Debian, Ubuntu: APT, `sudo apt install git`');
+    expect(tableRowsAsText('| Command | Effect | | --- | :-: | | `git log` | Lists commits |')).toBe('Command: Effect; `git log`: Lists commits');
+  });
+
+  it('keep the prose around them, and pipes inside code or escaped', () => {
+    expect(tableRowsAsText('| `main...feature` | Commits in either branch but not in both | `HEAD~3` means three steps back.')).toBe(
+      '`main...feature`: Commits in either branch but not in both. `HEAD~3` means three steps back.',
+    );
+    expect(tableRowsAsText('Options: | `a|b` | Either \\| or |')).toBe('Options: `a|b`: Either \\| or');
+    expect(tableRowsAsText('| ``x ` | y`` | one cell |')).toBe('``x ` | y``: one cell');
+  });
+
+  it('leave text without table rows alone', () => {
+    for (const text of ['Use `a | b` to pipe.', 'A | B is a choice.', 'Plain prose.', '`git log --format="%h | %s"` prints both.']) {
+      expect(tableRowsAsText(text)).toBe(text);
+    }
   });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {test} from '@playwright/test';
+import {colors, contrast, luminance} from './colors.mjs';
 import {ask, chooseScope, followCitation, openPage, openPanel} from './panel.mjs';
 import {API_URL, ARTIFACTS, BUILD_DIR, SITE_URL, bookchat, fileForPath} from './stack.mjs';
 
@@ -35,37 +36,6 @@ async function openInChapter(browser, pathPattern) {
 
 async function shot(page, name) {
   await page.screenshot({path: join(ARTIFACTS, name), fullPage: false});
-}
-
-function luminance(rgb) {
-  const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-function contrast(a, b) {
-  const [l1, l2] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (l1 + 0.05) / (l2 + 0.05);
-}
-
-/** Text colour and the first non-transparent background behind an element. */
-async function colors(locator) {
-  return locator.evaluate((el) => {
-    const color = getComputedStyle(el).color;
-    let node = el;
-    let background = 'rgb(255, 255, 255)';
-    while (node) {
-      const bg = getComputedStyle(node).backgroundColor;
-      if (bg && !/rgba\(\d+, \d+, \d+, 0\)|transparent/.test(bg)) {
-        background = bg;
-        break;
-      }
-      node = node.parentElement;
-    }
-    return {color, background};
-  });
 }
 
 test.describe('bookchat in the built site', () => {
@@ -133,7 +103,7 @@ test.describe('bookchat in the built site', () => {
     await context.close();
   });
 
-  test('chapter scope answers from the chapter and an abstention offers the whole book', async ({browser}) => {
+  test('chapter scope answers from the chapter; a question it does not answer shows the closest sections and offers the whole book', async ({browser}) => {
     const {page, context, errors, queries, doc: remotes, chapter} = await openInChapter(browser, /remotes/);
     assert.equal((await page.textContent('.bookchat-scope-chapter')).trim(), chapter.title);
 
@@ -144,10 +114,13 @@ test.describe('bookchat in the built site', () => {
 
     const outside = await ask(page, 'How do I install Git on Windows?');
     assert.equal(queries.at(-1).body.mode, 'chapter');
-    assert.equal(outside.status, 'abstained');
-    const covered = outside.last.locator('.bookchat-suggested a');
-    if (await covered.count()) assert.match(await covered.getAttribute('href'), /^\/docs\//);
-    await shot(page, 'desktop-chapter-abstained.png');
+    // The book covers it in another chapter: the closest sections, that one with its chapter named.
+    assert.equal(outside.status, 'related');
+    assert.equal(await outside.last.locator('.bookchat-citations').count(), 0);
+    const elsewhere = outside.last.locator('.bookchat-related-place', {hasText: 'in “Getting Started”'});
+    assert.ok((await elsewhere.count()) >= 1, await outside.last.textContent());
+    assert.match(await elsewhere.first().locator('.bookchat-related-link').getAttribute('href'), /^\/docs\/getting-started\/.*#/);
+    await shot(page, 'desktop-chapter-related.png');
     const response = page.waitForResponse((r) => r.url().endsWith('/api/query/stream'));
     await outside.last.getByRole('button', {name: 'Search the whole book'}).click();
     await response;

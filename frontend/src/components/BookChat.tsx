@@ -140,6 +140,7 @@ export function BookChat({
           scope={scope}
           onScopeChange={setScope}
           chapterTitle={chapter?.title ?? null}
+          chapterKey={chapter?.key}
           quote={quote}
           onRemoveQuote={() => {
             setQuote(null);

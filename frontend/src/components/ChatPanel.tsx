@@ -17,6 +17,8 @@ export interface ChatPanelProps {
   scope: Scope;
   onScopeChange: (scope: Scope) => void;
   chapterTitle: string | null;
+  /** The key of the chapter the reader's page is in, if any. */
+  chapterKey?: string;
   quote: string | null;
   onRemoveQuote: () => void;
   onSend: (question: string) => void;
@@ -108,6 +110,7 @@ export function ChatPanel(props: ChatPanelProps): React.JSX.Element {
               onSearchBook={props.onSearchBook}
               onRate={props.onRate}
               onNavigated={props.onNavigated}
+              readerChapter={props.chapterKey}
             />
           ))
         )}
@@ -148,7 +151,10 @@ function useAnnouncement(messages: ChatMessage[], status: ChatStatus): string {
     if (status === 'submitted') setText(labels.searching);
     else if (status === 'ready' && wasBusy && key && last) {
       const template = last.status === 'abstained' ? labels.announceNotCovered : labels.announceAnswer;
-      setText(fill(template, {text: last.text.replace(/\s+/g, ' ').slice(0, 400)}));
+      // Instead of an answer, the sections are what the reader needs to hear about.
+      const places = last.status === 'related' ? (last.related ?? []).map((p) => p.section || p.title) : [];
+      const said = [last.text, places.join('; ')].join(' ').trim().replace(/\s+/g, ' ').slice(0, 400);
+      setText(fill(template, {text: said}));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status, key]);

@@ -7,6 +7,7 @@ import {CitationList} from './CitationList';
 import {CopyButton} from './CopyButton';
 import {FeedbackButtons} from './FeedbackButtons';
 import {Markdown} from './Markdown';
+import {RelatedPlaces} from './RelatedPlaces';
 
 /** Props of MessageView. */
 export interface MessageViewProps {
@@ -16,12 +17,14 @@ export interface MessageViewProps {
   onSearchBook?: (question: ChatMessage) => void;
   onRate?: (messageId: string, rating: Rating) => Promise<void>;
   onNavigated?: () => void;
+  /** The chapter of the page the reader is on: book-wide places elsewhere name their chapter. */
+  readerChapter?: string;
 }
 
 const SCOPE_LABEL = {book: 'wholeBook', chapter: 'thisChapter', selection: 'selection'} as const;
 
 /** One question or answer; abstentions are styled apart from grounded answers. */
-export function MessageView({message, question, onSearchBook, onRate, onNavigated}: MessageViewProps): React.JSX.Element {
+export function MessageView({message, question, onSearchBook, onRate, onNavigated, readerChapter}: MessageViewProps): React.JSX.Element {
   const labels = useLabels();
   const citePrefix = `bookchat-cite-${message.id}`;
   const focusCitation = useCallback(
@@ -54,10 +57,14 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
   }
 
   const abstained = message.status === 'abstained';
+  const related = message.status === 'related';
   const finished = message.complete && !message.stopped;
+  // Places are named by chapter when they lie outside the one asked about (or read, book-wide).
+  const askedChapter = message.mode === 'chapter' ? (question?.chapter ?? message.chapter) : readerChapter;
+  const places = abstained ? [] : (message.related ?? []);
   return (
     <div
-      className={`bookchat-msg bookchat-msg-assistant ${abstained ? 'bookchat-msg-abstained' : 'bookchat-msg-grounded'}`}
+      className={`bookchat-msg bookchat-msg-assistant bookchat-msg-${abstained ? 'abstained' : related ? 'related' : 'grounded'}`}
       aria-busy={!message.complete}
       data-status={message.status ?? ''}>
       {abstained ? (
@@ -83,9 +90,10 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
       {message.warnings?.length ? (
         <ul className="bookchat-warnings">{message.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
       ) : null}
-      {finished && abstained && message.mode !== 'book' && question ? (
+      {related ? <RelatedPlaces places={places} kind="closest" chapter={askedChapter} onNavigated={onNavigated} /> : null}
+      {finished && (abstained || related) && message.mode !== 'book' && question ? (
         <div className="bookchat-abstain-actions">
-          {message.suggestedChapter ? (
+          {abstained && message.suggestedChapter ? (
             <p className="bookchat-suggested">
               {labels.coveredIn}{' '}
               <SiteLink href={message.suggestedChapter.section_url || message.suggestedChapter.url} onNavigated={onNavigated}>
@@ -99,7 +107,8 @@ export function MessageView({message, question, onSearchBook, onRate, onNavigate
           </button>
         </div>
       ) : null}
-      {!abstained ? <CitationList citations={message.citations} idPrefix={citePrefix} onNavigated={onNavigated} /> : null}
+      {!abstained && !related ? <CitationList citations={message.citations} idPrefix={citePrefix} onNavigated={onNavigated} /> : null}
+      {!abstained && !related ? <RelatedPlaces places={places} kind="also" chapter={askedChapter} onNavigated={onNavigated} /> : null}
       {finished ? (
         <div className="bookchat-actions">
           <CopyButton text={message.text} label={labels.copyAnswer} short={labels.copy} />

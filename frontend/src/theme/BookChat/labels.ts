@@ -50,6 +50,13 @@ export default function useBookChatLabels(): Labels {
       yourSelection: translate({id: 'theme.bookchat.yourSelection', message: 'Your selection'}),
       source: translate({id: 'theme.bookchat.source', message: 'Source'}),
       sourceN: translate({id: 'theme.bookchat.sourceN', message: 'Source {n}: {title}'}),
+      alsoInBook: translate({id: 'theme.bookchat.alsoInBook', message: 'Also in the book', description: 'Heading of the other places in the book listed under an answer'}),
+      closestSections: translate({
+        id: 'theme.bookchat.closestSections',
+        message: 'Closest sections of the book',
+        description: 'Names (for screen readers) the sections listed when no passage answers the question',
+      }),
+      inChapter: translate({id: 'theme.bookchat.inChapter', message: 'in “{chapter}”', description: 'The chapter of a section listed under an answer'}),
       selectedText: translate({id: 'theme.bookchat.selectedText', message: 'Selected text'}),
       removeQuoteHint: translate({id: 'theme.bookchat.removeQuoteHint', message: 'Remove the quoted selection'}),
       removeQuote: translate({id: 'theme.bookchat.removeQuote', message: 'Remove quote'}),
