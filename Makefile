@@ -43,11 +43,12 @@ eval-shared: setup-python
 	@scripts/eval-shared.sh
 	$(VENV)/bin/python bench/quality_page.py
 
-## train: refit the answer model (answer/model.json, ~2 min), train the answer reader
+## train: refit the answer model and its closeness (answer/model.json, ~3 min), train the answer reader
 ## (answer/reader.safetensors, ~45-60 min on 2 cores; QUICK=1: a tenth of the data, minutes) and
 ## measure it on held-out training data (answer/reader.json); needs ../shared
 train: setup-python
 	$(VENV)/bin/python backend/training/train.py
+	$(VENV)/bin/python backend/training/closeness.py
 	$(VENV)/bin/python backend/training/train_reader.py $(if $(QUICK),--quick)
 	$(VENV)/bin/python backend/training/calibrate_reader.py
 

@@ -22,6 +22,7 @@ fixtures = "fixtures.jsonl"
 [slices."book/answerable"]
 pass_rate = 0.5
 recall_at_5 = 0.9
+false_decline_max = 0.1
 
 [slices."book/off-topic"]
 abstention_recall = 0.9
@@ -89,6 +90,7 @@ def test_failed_rows_below_thresholds_name_slice_figure_and_values(gate: Gate) -
     rows = [failed("a1"), failed("a2"), abstained("o1")]
     failures = check_gate(gate, rows)
     assert "book/answerable: pass_rate 0.0 < 0.5" in failures
+    assert "book/answerable: false_decline 1.0 > 0.1" in failures  # a ceiling, not a floor
     assert "all: status_accuracy 0.3333 < 0.6" in failures
     # Retrieval still found the gold section: recall is not what failed.
     assert not any("recall_at_5" in f for f in failures)

@@ -24,8 +24,8 @@ from bookchat.vectorstore.base import StoredSentences, usable_rows
 # Places shown beside a grounded answer ("Also in the book"), and instead of one.
 ALSO_SHOWN = 2
 RELATED_SHOWN = 3
-# In chapter mode, when the chapter does not answer: its own closest section, then the rest of
-# the book's best places (the answer is more often elsewhere than in the chapter that missed it).
+# In chapter mode, when the chapter does not answer: its own closest section, then the book's
+# best places (the answer is more often elsewhere than in the chapter that missed it).
 CHAPTER_SHOWN = 1
 # Sentences shown per place: enough to show what the section says about the question.
 EXCERPT_UNITS = 2
@@ -150,7 +150,12 @@ def _excerpt(
     shown = [i for i, u in enumerate(units) if u.role in _SHOWN_ROLES] or list(range(len(units)))
     sims = rows[shown] @ question
     best = sorted(shown[j] for j in np.argsort(-sims, kind="stable")[:EXCERPT_UNITS])
-    return " ".join(units[i].text.strip() for i in best)
+    return " ".join(_shown(units[i]) for i in best)
+
+
+def _shown(unit: Unit) -> str:
+    # A table row alone reads as stray pipes: its cells are shown with their headers instead.
+    return unit.plain if unit.role == "table_row" else unit.text.strip()
 
 
 def _place(group: Sequence[Hit], excerpt: str) -> RelatedSection:

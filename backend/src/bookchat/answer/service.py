@@ -435,9 +435,7 @@ class AnswerService:
         declined = Grounding(None, min(grounding.best_support, 0.5), threshold=grounding.threshold)
         outcome = self._outcome(declined, message)
         outcome = Outcome(outcome.answer, "abstained", [], outcome.confidence, suggestion)
-        near = await self._chapter_places(
-            request.question, grounding, book, key, vector, suggestion
-        )
+        near = await self._chapter_places(request.question, grounding, book, vector, suggestion)
         if not near:
             return outcome
         if suggestion is None:
@@ -449,23 +447,25 @@ class AnswerService:
         question: str,
         chapter: Grounding,
         book: Grounding,
-        key: str,
         vector: NDArray[np.float32],
         suggestion: SuggestedChapter | None,
     ) -> list[RelatedSection]:
-        """The chapter's closest section first, then the book's best places in other chapters
-        (the one it answers from first); none when nothing in the book comes close."""
-        others = [h for h in book.hits if h.payload.get("chapter") != key]
+        """The chapter's closest section first, then the book's best places (the one it answers
+        from first); none when nothing in the book comes close."""
+        ranked = list(book.hits)
         if suggestion is not None:
             named = section_key(suggestion.section_url, suggestion.section)
-            others.sort(key=lambda h: _url_key(h) != named)  # stable: the rest keep their order
+            ranked.sort(key=lambda h: _url_key(h) != named)  # stable: the rest keep their order
         here_close = self._close(question, chapter.hits)
         if not (here_close or suggestion is not None or self._close(question, book.hits)):
             return []
         here = (
             await self._places.near(chapter.hits, vector, limit=CHAPTER_SHOWN) if here_close else []
         )
-        there = await self._places.near(others, vector, limit=RELATED_SHOWN - len(here))
+        shown = {section_key(p.path, p.section) for p in here}
+        there = await self._places.near(
+            ranked, vector, limit=RELATED_SHOWN - len(here), exclude=shown
+        )
         return here + there
 
     def _close(self, question: str, hits: Sequence[Hit]) -> bool:

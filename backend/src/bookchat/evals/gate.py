@@ -39,7 +39,8 @@ class Gate:
     dataset_version: str
     required_ids: list[str]
     fixture_versions: set[str]
-    thresholds: dict[str, dict[str, float]]  # slice (or "all") -> figure -> minimum
+    # slice (or "all") -> figure -> minimum; a figure named "<figure>_max" is a ceiling instead
+    thresholds: dict[str, dict[str, float]]
     corpus_version: str | None = None
     source: str = field(default="")
 
@@ -119,12 +120,15 @@ def _threshold_failures(gate: Gate, summary: dict[str, Any]) -> list[str]:
         if figures is None:
             failures.append(f"{name}: no rows in this slice")
             continue
-        for figure, minimum in minimums.items():
+        for key, limit in minimums.items():
+            figure = key.removesuffix("_max")
             value = figures.get(figure)
             if value is None:
-                failures.append(f"{name}: {figure} was not measured (threshold {minimum})")
-            elif value < minimum:
-                failures.append(f"{name}: {figure} {value} < {minimum}")
+                failures.append(f"{name}: {figure} was not measured (threshold {limit})")
+            elif key != figure and value > limit:
+                failures.append(f"{name}: {figure} {value} > {limit}")
+            elif key == figure and value < limit:
+                failures.append(f"{name}: {figure} {value} < {limit}")
     return failures
 
 

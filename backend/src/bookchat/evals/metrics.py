@@ -148,7 +148,8 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
     grounded = [r for r in rows if r.expected_status == "grounded"]
     gold_rows = [r for r in grounded if r.expected_sources]
     cited = [(c, r.expected_sources) for r in gold_rows for c in r.cited_sources]
-    abstained = [r for r in rows if r.actual_status == "abstained"]
+    # Declined: no answer given, whether nothing was shown or the closest places were.
+    abstained = [r for r in rows if r.actual_status in ("abstained", "related")]
     answers = [r for r in rows if r.actual_status == "grounded"]
     expected_abstained = [r for r in rows if r.expected_status == "abstained"]
     judged = [r for r in rows if r.expected_answer_contains]
@@ -168,8 +169,7 @@ def slice_metrics(rows: Sequence[EvalRow]) -> dict[str, Any]:
             sum(r.expected_status == "abstained" for r in abstained), len(abstained)
         ),
         "abstention_recall": _ratio(
-            sum(r.actual_status == "abstained" for r in expected_abstained),
-            len(expected_abstained),
+            sum(r.status_ok for r in expected_abstained), len(expected_abstained)
         ),
         "answer_contains": _ratio(sum(r.content_ok for r in judged), len(judged)),
         **_answer_words(rows),
