@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# make eval-shared: the squad-dev10 fixtures, the robotics-textbook smoke set and the
-# robotics-review questions (scored against their authors' reference answers), each against its
-# own book in its own temporary data folder; rows and summaries go to bench/results/.
-# Takes a few minutes (squad-dev10 has 2,400 rows). Needs ../shared beside the project.
+# make eval-shared: the squad-dev10 fixtures, the robotics-textbook smoke set, the
+# robotics-review questions (scored against their authors' reference answers) and the Rust
+# book's readers' questions (a textbook nobody trained on; built by bench/rust_book.py from the
+# HTML rustup's rust-docs installs, skipped when it is not installed), each against its own book
+# in its own temporary data folder; rows and summaries go to bench/results/.
+# Takes a while (squad-dev10 has 2,400 rows; the Rust book is ingested whole). Needs ../shared
+# beside the project.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1
@@ -43,3 +46,12 @@ run squad-dev10 "$shared/corpora/squad-dev10/docs" "$shared/corpora/squad-dev10/
 run robotics-smoke "$shared/corpora/robotics-textbook/docs" backend/evals/robotics-smoke.jsonl
 run robotics-review "$shared/corpora/robotics-review/docs" \
   "$shared/corpora/robotics-review/fixtures.jsonl"
+rust_book=$(mktemp -d)
+tmp+=("$rust_book")
+if backend/.venv/bin/python bench/rust_book.py --out "$rust_book"; then
+  run rust-book "$rust_book/docs" "$rust_book/fixtures.jsonl"
+else
+  status=$?
+  [ "$status" -eq 3 ] || exit "$status"
+  echo "==> rust-book skipped: no Rust toolchain's docs here (rustup component add rust-docs)" >&2
+fi

@@ -3,9 +3,10 @@
 The service uses the reader for the short answer (its `span` margin) and as the selection's veto
 (`selection_veto`: below it the reader is sure a selection does not answer); the rest of the file
 records how the reader does as the judge of coverage, the thresholds it would need and what
-they cost (decisions.md, "The answer reader"), so that a retrained reader can be compared.
+they cost, so that a retrained reader can be compared.
 
     backend/.venv/bin/python backend/training/calibrate_reader.py [--data DIR] [--weights FILE]
+        [--out FILE]
     (make train runs it after train_reader.py)
 
 On questions and paragraphs the reader never trained on (reader_data.py holds them out):
@@ -64,7 +65,7 @@ TARGET_DECLINED = 0.97
 SQUAD_QUESTIONS = 500  # answerable squad-train10 questions asked (of 4,371)
 READ = 8  # passages read per question by the reader as the judge of coverage
 # Share of the held-out answerable selections that keep a short answer: the margin leaves out
-# only the few the reader doubts most (decisions.md, "The best span that reads as a short answer").
+# only the few the reader doubts most.
 SHOWN_SPANS = 0.95
 # Share of each source's held-out answerable selections (squad-train10's, the sample book's) that
 # the reader's veto (BOOKCHAT_SELECTION_JUDGE=both) leaves answered.
@@ -246,9 +247,18 @@ def fit_span_margin(scores: list[float | None], grid: list[float]) -> float:
 def main() -> None:
     """Score the held-out questions, fit and write the thresholds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, help="keep the scratch indexes here (re-runs)")
-    parser.add_argument("--weights", type=Path, default=WEIGHTS)
-    parser.add_argument("--out", type=Path, default=CALIBRATION)
+    parser.add_argument(
+        "--data", type=Path, help="keep the scratch indexes here, so that a re-run is incremental"
+    )
+    parser.add_argument(
+        "--weights", type=Path, default=WEIGHTS, help="the reader to measure (default: shipped)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=CALIBRATION,
+        help="where to write the thresholds (default: the shipped answer/reader.json)",
+    )
     args = parser.parse_args()
     if not SHARED.exists():
         sys.exit(f"error: calibration needs {SHARED} (the shared corpora)")

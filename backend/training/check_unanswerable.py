@@ -12,6 +12,7 @@ Exits 1 when a row fails, 2 when the shared corpora are not beside the project.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -51,6 +52,7 @@ def problems(row: dict[str, Any], articles: list[dict[str, Any]], seen: set[str]
 
 def main() -> None:
     """Check every row; print each problem with its row's id."""
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     if not ARTICLES.exists():
         print(f"error: {ARTICLES} is not here (the shared corpora)", file=sys.stderr)
         sys.exit(2)

@@ -7,9 +7,7 @@ Public data only, never an evaluation row:
   (a synthetic unanswerable: every word around the answer, not the answer); the question with one
   of its names or numbers swapped for another of its article that its paragraph never mentions,
   with its own paragraph (a synthetic unanswerable in SQuAD 2.0's manner: the paragraph answers a
-  question next to it, not it); with a paragraph of another article (off-topic); optionally
-  the question reworded away from its paragraph's words (reword.py), with its paragraph and
-  with that closest other paragraph;
+  question next to it, not it); with a paragraph of another article (off-topic);
 - squad-train10: SQuAD 2.0's unanswerable questions with their paragraph (its first five
   articles; the rest are held out);
 - squad-unanswerable/: unanswerable questions written here in SQuAD 2.0's manner (a negation, an
@@ -18,10 +16,7 @@ Public data only, never an evaluation row:
 - the sample book's training questions (backend/training/sample-book-questions.jsonl) on the
   chunks ingestion makes of the book: the chunk holding the answer, the closest chunk that does
   not, and the closest chunk for a question the book does not cover (three in four of them; the
-  rest are held out);
-- with `train_reader.py --books`, readers' questions on other public books (rank_data.py's
-  sources, their held-out fifth and the Rust book left out: those measure the reader) in the same
-  three ways, the answering chunk found by the answer's words on its page.
+  rest are held out).
 
 squad11-train's first 10 articles are squad-train10's: they are left out of training, so that
 squad-train10 and the held-out book questions calibrate the reader's thresholds on questions and
@@ -169,18 +164,9 @@ def _same_article(
 
 
 def squad_examples(
-    articles: Sequence[dict[str, Any]],
-    positives: int,
-    rng: random.Random,
-    every_neighbour: bool = False,
-    reword: Callable[[str, str], str | None] | None = None,
+    articles: Sequence[dict[str, Any]], positives: int, rng: random.Random
 ) -> Iterator[Example]:
-    """`positives` SQuAD questions with their paragraphs, and their negatives (module doc);
-    `every_neighbour`: each question with its article's closest other paragraph, beside
-    whichever other negative its draw gives (the draws are the same either way); `reword`
-    (question, paragraph → another wording or None): that wording too, with the paragraph and
-    with the closest other paragraph, which now shares more of the question's words than its
-    own paragraph does (reword.py)."""
+    """`positives` SQuAD questions with their paragraphs, and their negatives (module doc)."""
     pool: list[tuple[int, int, int]] = []
     for a, article in enumerate(articles):
         if a < HELD_OUT_ARTICLES:
@@ -197,23 +183,14 @@ def squad_examples(
         answer, start = str(gold["text"]), int(gold["answer_start"])
         passage, shift = with_heading(title, context)
         yield Example(question, passage, start + shift, answer, "squad")
-        draw = rng.random()  # `reword` draws from its own generator: the order is the same
-        reworded = reword(question, context) if reword is not None else None
-        neighboured = draw < 0.35 or every_neighbour
-        neighbour = (
-            _same_article(question, answer, p, title, paragraphs)
-            if neighboured or reworded is not None
-            else None
-        )
-        if reworded is not None:
-            yield Example(reworded, passage, start + shift, answer, "squad-reworded")
-            if neighbour is not None:
-                yield Example(reworded, neighbour.passage, -1, "", "squad-reworded-near")
-        if neighboured and neighbour is not None:
-            yield neighbour
+        # One negative a question, by one draw: its closest neighbour, its paragraph less the
+        # answer, a swapped name, or another article (or none, for the rest).
+        draw = rng.random()
         if draw < 0.35:
-            continue  # the neighbour was this question's negative
-        if draw < 0.52:
+            neighbour = _same_article(question, answer, p, title, paragraphs)
+            if neighbour is not None:
+                yield neighbour
+        elif draw < 0.52:
             rest = _without_answer_sentence(context, start, answer)
             if rest is not None:
                 yield Example(question, with_heading(title, rest)[0], -1, "", "squad-cut-answer")
@@ -283,7 +260,6 @@ def _pairs(
     closest: Sequence[BookChunk],
     repeat: int,
     rng: random.Random,
-    origin: str,
 ) -> Iterator[Example]:
     """One book question's pairs: a chunk `holding` the answer (`repeat` times) and the closest
     chunk of another section without it; for an uncovered question (no `answer`), the two
@@ -291,19 +267,19 @@ def _pairs(
     if not answer:
         for chunk in closest[:2]:
             text, _ = with_heading(chunk.section, chunk.text)
-            yield Example(question, text, -1, "", f"{origin}-uncovered")
+            yield Example(question, text, -1, "", "book-uncovered")
         return
     if not holding:
         return
     chunk = rng.choice(holding)
     text, shift = with_heading(chunk.section, chunk.text)
     for _ in range(repeat):
-        yield Example(question, text, shift + chunk.text.index(answer), answer, origin)
+        yield Example(question, text, shift + chunk.text.index(answer), answer, "book")
     sections = {c.section for c in holding}
     near = [c for c in closest if answer not in c.text and c.section not in sections]
     if near:
         text, _ = with_heading(near[0].section, near[0].text)
-        yield Example(question, text, -1, "", f"{origin}-near")
+        yield Example(question, text, -1, "", "book-near")
 
 
 def _closest(chunks: Sequence[BookChunk]) -> Callable[[str], list[BookChunk]]:
@@ -335,20 +311,4 @@ def book_examples(
             for c in chunks
             if c.path == row["path"] and c.section == row["section"] and answer in c.text
         ]
-        yield from _pairs(question, answer, holding, closest(question), repeat, rng, "book")
-
-
-def readers_examples(
-    rows: Sequence[dict[str, Any]],
-    chunks: Sequence[BookChunk],
-    repeat: int,
-    rng: random.Random,
-) -> Iterator[Example]:
-    """A readers'-question book's rows (rank_data.py's shape: `doc`, `answer_text`) on its chunks,
-    the answer's chunks found by its words on its page."""
-    closest = _closest(chunks)
-    for row in rows:
-        question = str(row["question"])
-        answer = str(row.get("answer_text") or "")
-        holding = [c for c in chunks if c.path == row["doc"] and answer in c.text]
-        yield from _pairs(question, answer, holding, closest(question), repeat, rng, "readers")
+        yield from _pairs(question, answer, holding, closest(question), repeat, rng)

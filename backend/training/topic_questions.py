@@ -1,11 +1,11 @@
 """Broad topic questions ("Tell me about rebasing", "remotes?") written from a book's own
 headings, for the answer model's coverage (training only).
 
-The coverage model was fitted on specific questions, which a single unit answers; a topic
-question has no such unit, so the book looked as if it did not cover what its sections are
-about. Each heading of a training book becomes one topic question, covered where retrieval
-proposes its section; asked of another book, or naming a topic no training book covers, it is
-one the book must decline.
+A specific question has a unit that answers it; a topic question has none, so a coverage model
+fitted on specific questions alone would take a book not to cover what its sections are about.
+Each heading of a training book becomes one topic question, covered where retrieval proposes its
+section; asked of another book, or naming a topic no training book covers, it is one the book
+must decline.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
-"""Train the answer model (unit scorer + coverage) on public data; writes answer/model.json.
+"""Fit the answer model (unit scorer, coverage, thresholds); writes answer/model.json.
 
-    backend/.venv/bin/python backend/training/train.py            # or: make train
+    backend/.venv/bin/python backend/training/train.py [--data DIR] [--holdout]   # make train
 
 Data, never the evaluation rows: squad-train10 (the first 10 articles of the SQuAD 2.0 training
 set, ../shared/corpora/squad-train10) and the sample book's own training questions
 (backend/training/sample-book-questions.jsonl). Each book is ingested into a scratch index and
 every question is answered the way the service answers it (same retrieval, same candidates,
-same features), so the model learns from exactly what it will see. `--books` adds the training
-rows of readers'-question books (rank_data.py's; measured and not landed, decisions.md).
+same features), so the model learns from exactly what it will see.
 
 Examples:
 - unit scorer: the candidates of a covered question, positive where the unit holds the gold
@@ -19,7 +18,8 @@ Examples:
   other book, like topics neither book covers;
 - coverage, selection mode: the gold paragraph selected (positive); another paragraph of the same
   article, or an unanswerable question's paragraph (negative).
-Deterministic: same data, same weights.
+Deterministic: same data, same weights. Why it is built so:
+specs/001-bookchat/decisions/0014-learned-answer-model.md and 0031-training-the-models.md.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -49,7 +48,6 @@ from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_
 from bookchat.answer.reader import Reader
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
-from bookchat.ingest.corpus import build_corpus
 from bookchat.markdown.units import split_units
 from bookchat.retrieval.named import code_terms
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
@@ -60,7 +58,6 @@ from scratch_book import ScratchBook
 from topic_questions import Topic, book_topics, uncovered_topics
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
 OFF_TOPIC_EVERY = 3  # every third answerable question is also asked with its article removed
 SAMPLE_BOOK_WEIGHT = 5.0  # few rows, but the only ones with real headings, lists, tables, code
 TOPIC_WEIGHT = 1.0  # a topic question weighs what a SQuAD question does
@@ -122,27 +119,6 @@ def sample_questions(path: Path) -> list[Question]:
     return out
 
 
-def readers_questions(name: str, docs: Path, rows: list[dict[str, Any]]) -> list[Question]:
-    """A readers'-question book's training rows (rank_data.py's four in five): each answerable
-    one placed on the section of its page whose chunk holds its answer's words."""
-    from rank_data import answering_chunks
-
-    chunks = [c.payload for c in build_corpus(docs).chunks]
-    out = []
-    for row in rows:
-        if row["held_out"]:
-            continue
-        answer = str(row.get("answer_text") or "")
-        if not answer:
-            out.append(Question(row["question"], None, None, (), None, name))
-            continue
-        found = answering_chunks(chunks, row["doc"], answer)
-        if found:
-            section = str(found[0].get("section"))
-            out.append(Question(row["question"], row["doc"], section, (answer,), None, name))
-    return out
-
-
 def _holds(unit_text: str, plain: str, answers: tuple[str, ...]) -> bool:
     text, plain = _norm(unit_text), _norm(plain)
     return any(_norm(a) in text or _norm(a) in plain for a in answers if a.strip())
@@ -181,7 +157,7 @@ class Book(ScratchBook):
         # Without the term a "What is X?" question asks about: a passage that pool() adds for it
         # (titled X, or setting X in bold) is one whose unit and coverage the service decides by
         # rule (grounding.decide), never by the model, so it teaches the model nothing it is
-        # asked (decisions.md, "The section titled X answers 'What is X?'").
+        # asked.
         return pool(hits, self.settings.min_chunk_score, code_terms(q))
 
 
@@ -212,9 +188,7 @@ async def book_examples(
     for i, (q, vector) in enumerate(zip(questions, vectors, strict=True)):
         weight = SAMPLE_BOOK_WEIGHT if q.book == "sample" else 1.0
         asks: list[tuple[str, str | None]] = [("answerable" if q.answers else "adversarial", None)]
-        # A readers' question is often answered on more than one page of its book: asked
-        # without its page it is no clean off-topic example.
-        if q.answers and i % OFF_TOPIC_EVERY == 0 and q.book in ("squad", "sample"):
+        if q.answers and i % OFF_TOPIC_EVERY == 0:
             asks.append(("off-topic", q.path))
         if q.answers:
             asked[q.book] = asked.get(q.book, 0) + 1
@@ -381,7 +355,7 @@ def _coverage_rows(examples: list[Example], scorer: Logistic) -> tuple[np.ndarra
         else:
             # Book rows keep the passage features of the blank scorer's pick (the top-retrieved
             # passage): recomputing them around the trained scorer's pick did not help on
-            # held-out articles (decisions.md, "Learned answer model").
+            # held-out articles.
             row = j.coverage.copy()
             row[COVERAGE_FEATURES.index("best_score")] = scores.max()
         rows.append(row)
@@ -394,7 +368,7 @@ def _coverage_rows(examples: list[Example], scorer: Logistic) -> tuple[np.ndarra
 OFF_TOPIC_DECLINED = 0.97
 ADVERSARIAL_DECLINED = 0.35
 # A selection was chosen by the reader: another paragraph of the same article must still be
-# declined nearly always; SQuAD's unanswerable questions about it, as often as before (0.14).
+# declined nearly always, and at least this share of SQuAD's unanswerable questions about it.
 SELECTION_OTHER_DECLINED = 0.90
 SELECTION_ADVERSARIAL_DECLINED = 0.15
 
@@ -406,8 +380,8 @@ SELECTION_ONLY = ("best_score_margin",)
 
 
 # Selections are a third as many rows, two of their features are one (a selection's passage
-# cosine is its best unit's): a firmer L2 ranked held-out articles' selections better (AUC against
-# other paragraphs 0.9712 -> 0.9722, against unanswerable questions 0.553 -> 0.571).
+# cosine is its best unit's): a firmer L2 ranks held-out articles' selections better, against
+# other paragraphs and against unanswerable questions alike.
 SELECTION_L2 = 10.0
 
 
@@ -473,17 +447,29 @@ def _span_threshold(examples: list[Example], scorer: Logistic) -> float:
 def main() -> int:
     """Train on the public data and write the model JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--shared", default=str(ROOT.parent / "shared"))
-    parser.add_argument("--out", default=str(ROOT / "backend/src/bookchat/answer/model.json"))
-    parser.add_argument("--limit", type=int, default=None, help="squad questions (for a quick run)")
-    parser.add_argument("--data", type=Path, default=None, help="keep the indexes here for re-runs")
     parser.add_argument(
-        "--holdout", action="store_true", help="also report the scorer on pages it was not fit on"
+        "--shared",
+        default=str(ROOT.parent / "shared"),
+        help="the shared data folder holding corpora/squad-train10 (default: ../shared)",
     )
     parser.add_argument(
-        "--books",
-        default="",
-        help="readers'-question books (rank_data.py's names, comma-separated) to train on too",
+        "--out",
+        default=str(ROOT / "backend/src/bookchat/answer/model.json"),
+        help="where to write the model (default: the shipped answer/model.json)",
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="the first N squad-train10 questions only (smoke)"
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="keep the scratch indexes here, so that a re-run ingests incrementally",
+    )
+    parser.add_argument(
+        "--holdout",
+        action="store_true",
+        help="also report the scorer on pages it was not fitted on (two folds by page)",
     )
     args = parser.parse_args()
     started = time.perf_counter()
@@ -499,34 +485,12 @@ def main() -> int:
     books = [(squad_dir / "docs", squad)]
     if sample_file.is_file():
         books.append((ROOT / "website/docs", sample_questions(sample_file)))
-    scratch = tempfile.TemporaryDirectory()
-    wanted = [b for b in args.books.split(",") if b]
-    # The Rust book is only ever measured on, and the sample book is already here.
-    trainable = [
-        "nodejs-api",
-        *sorted(p.name for p in (HERE / "mdbook-questions").iterdir() if p.is_dir()),
-    ]
-    if unknown := sorted(set(wanted) - set(trainable)):
-        print(
-            f"error: --books {','.join(unknown)}: choose from {','.join(trainable)}",
-            file=sys.stderr,
-        )
-        return 2
-    if wanted:
-        from rank_data import sources
-
-        for source in sources(Path(scratch.name)):
-            if source.name in wanted:
-                books.append(
-                    (source.docs, readers_questions(source.name, source.docs, source.rows))
-                )
     unanswered: dict[str, int] = {}
     asked: dict[str, int] = {}
-    # Topics of the two built-in books only (squad-train10, the sample book), never of --books:
-    # each is asked of its own book and, as off-topic, of the other.
+    # Each book's topics are asked of it and, as off-topic, of the other.
     topics = {
         str(docs): book_topics(docs, questions[0].book, sections=questions[0].book != "squad")
-        for docs, questions in books[:2]
+        for docs, questions in books
         if questions
     }
     for docs, questions in books:
@@ -581,7 +545,7 @@ def main() -> int:
         "selection_coverage": selection_coverage.to_json(),
         "selection_threshold": selection_threshold,
         "trained_on": {
-            "data": ["squad-train10", "backend/training/sample-book-questions.jsonl", *wanted],
+            "data": ["squad-train10", "backend/training/sample-book-questions.jsonl"],
             "unit_rows": sum(len(ex.labels) for ex in ranked),
             "questions_ranked": len(ranked),
             "declined_before_the_model": unanswered,

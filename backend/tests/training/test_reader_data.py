@@ -1,10 +1,12 @@
-"""Readers'-question books as the answer reader's training pairs (training/reader_data)."""
+"""The answer reader's training pairs (training/reader_data): the sample book's and SQuAD's."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
-from training.reader_data import HELD_OUT_ARTICLES, BookChunk, readers_examples, squad_examples
+from training.reader_data import HELD_OUT_ARTICLES, BookChunk, book_examples, squad_examples
 
 CHUNKS = [
     BookChunk("stash.md", "Saving changes", "Run git stash to put uncommitted changes aside."),
@@ -14,62 +16,88 @@ CHUNKS = [
 ]
 
 
-def _examples(row: dict[str, object], repeat: int = 2) -> list[tuple[str, int, str, str]]:
+def _examples(tmp_path: Path, row: dict[str, object], repeat: int = 2) -> list[tuple[str, ...]]:
+    # Ids ending in a multiple of 4 are held out for calibration: sbt-001 is trained on.
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"id": "sbt-001", **row}) + "\n", encoding="utf-8")
     return [
-        (e.passage, e.start, e.answer, e.origin)
-        for e in readers_examples([row], CHUNKS, repeat, random.Random(0))
+        (e.passage, str(e.start), e.answer, e.origin)
+        for e in book_examples(questions, CHUNKS, repeat, random.Random(0))
     ]
 
 
-def test_an_answered_question_trains_on_its_chunk_with_the_answer_at_its_offset() -> None:
+def _answered(question: str, path: str, section: str, answer: str) -> dict[str, object]:
+    return {
+        "question": question,
+        "answerable": True,
+        "path": path,
+        "section": section,
+        "answer_text": answer,
+    }
+
+
+def test_an_answered_question_trains_on_its_chunk_with_the_answer_at_its_offset(
+    tmp_path: Path,
+) -> None:
     answer = "put uncommitted changes aside"
-    row = {"question": "how do i put my changes aside", "doc": "stash.md", "answer_text": answer}
-    examples = _examples(row, repeat=2)
-    positives = [e for e in examples if e[3] == "readers"]
+    row = _answered("how do i put my changes aside", "stash.md", "Saving changes", answer)
+    positives = [e for e in _examples(tmp_path, row, repeat=2) if e[3] == "book"]
     assert len(positives) == 2
     passage, start, said, _ = positives[0]
     assert passage.startswith("Saving changes\n")
-    assert passage[start : start + len(said)] == answer
+    assert passage[int(start) : int(start) + len(said)] == answer
 
 
-def test_an_answered_question_gets_the_closest_chunk_of_another_section_as_a_near_miss() -> None:
-    row = {
-        "question": "how do i list stashes i saved",
-        "doc": "stash.md",
-        "answer_text": "shows every stash you saved",
-    }
-    near = [e for e in _examples(row) if e[3] == "readers-near"]
+def test_an_answered_question_gets_the_closest_chunk_of_another_section_as_a_near_miss(
+    tmp_path: Path,
+) -> None:
+    row = _answered(
+        "how do i list stashes i saved",
+        "stash.md",
+        "Listing stashes",
+        "shows every stash you saved",
+    )
+    near = [e for e in _examples(tmp_path, row) if e[3] == "book-near"]
     assert len(near) == 1
     passage, start, said, _ = near[0]
-    assert (start, said) == (-1, "")
+    assert (start, said) == ("-1", "")
     assert "shows every stash" not in passage
     assert not passage.startswith("Listing stashes")
 
 
-def test_an_uncovered_question_trains_on_its_two_closest_chunks_as_not_answering() -> None:
-    row = {"question": "how do i stash changes on a remote", "doc": "x.md", "answer_text": None}
-    examples = _examples(row)
-    assert [e[3] for e in examples] == ["readers-uncovered", "readers-uncovered"]
-    assert all(start == -1 for _, start, _, _ in examples)
+def test_an_uncovered_question_trains_on_its_two_closest_chunks_as_not_answering(
+    tmp_path: Path,
+) -> None:
+    row = {
+        "question": "how do i stash changes on a remote",
+        "answerable": False,
+        "path": None,
+        "section": None,
+        "answer_text": None,
+    }
+    examples = _examples(tmp_path, row)
+    assert [e[3] for e in examples] == ["book-uncovered", "book-uncovered"]
+    assert all(start == "-1" for _, start, _, _ in examples)
 
 
-def test_an_answer_no_chunk_of_its_page_holds_gives_no_pair() -> None:
-    row = {"question": "how do i push", "doc": "stash.md", "answer_text": "sends commits"}
-    assert _examples(row) == []
+def test_an_answer_no_chunk_of_its_section_holds_gives_no_pair(tmp_path: Path) -> None:
+    row = _answered("how do i push", "stash.md", "Saving changes", "sends commits")
+    assert _examples(tmp_path, row) == []
 
 
 def _article(n: int) -> dict[str, object]:
     """A SQuAD-shaped article: its first paragraph answers one question, the second shares
     the question's words without the answer, the third shares none."""
+    context = f"The castle {n} was built by Count Odo in 1120."
     return {
         "title": f"Castle_{n}",
         "paragraphs": [
             {
-                "context": f"The castle {n} was built by Count Odo in 1120.",
+                "context": context,
                 "qas": [
                     {
                         "question": f"Who built the castle {n}?",
-                        "answers": [{"text": "Count Odo", "answer_start": 29}],
+                        "answers": [{"text": "Count Odo", "answer_start": context.index("Count")}],
                     }
                 ],
             },
@@ -79,32 +107,20 @@ def _article(n: int) -> dict[str, object]:
     }
 
 
-def test_every_neighbour_adds_the_closest_other_paragraph_without_changing_the_draws() -> None:
+def test_each_squad_question_trains_on_its_paragraph_and_never_a_held_out_article() -> None:
     articles = [_article(n) for n in range(HELD_OUT_ARTICLES + 8)]
-    plain = list(squad_examples(articles, 8, random.Random(3)))
-    every = list(squad_examples(articles, 8, random.Random(3), every_neighbour=True))
-    assert [e for e in every if e.origin != "squad-same-article"] == [
-        e for e in plain if e.origin != "squad-same-article"
-    ]
-    neighbours = [e for e in every if e.origin == "squad-same-article"]
-    assert len(neighbours) == 8
-    assert all("rebuilt twice" in e.passage and not e.answerable for e in neighbours)
+    examples = list(squad_examples(articles, 8, random.Random(3)))
+    positives = [e for e in examples if e.origin == "squad"]
+    assert len(positives) == 8
+    for e in positives:
+        assert e.passage[e.start : e.start + len(e.answer)] == "Count Odo"
+        assert int(e.passage.split("\n")[0].removeprefix("Castle ")) >= HELD_OUT_ARTICLES
 
 
-def test_a_reworded_question_trains_on_its_paragraph_and_its_closest_neighbour() -> None:
-    articles = [_article(n) for n in range(HELD_OUT_ARTICLES + 8)]
-    plain = list(squad_examples(articles, 8, random.Random(3)))
-    reworded = list(
-        squad_examples(
-            articles, 8, random.Random(3), reword=lambda q, _: q.replace("built", "erected")
-        )
-    )
-    mine = ("squad-reworded", "squad-reworded-near")
-    assert [e for e in reworded if e.origin not in mine] == plain
-    positives = [e for e in reworded if e.origin == "squad-reworded"]
-    near = [e for e in reworded if e.origin == "squad-reworded-near"]
-    assert len(positives) == len(near) == 8
-    assert all(e.question.startswith("Who erected") and e.answer == "Count Odo" for e in positives)
-    originals = [e for e in plain if e.origin == "squad"]
-    assert [(e.passage, e.start) for e in positives] == [(e.passage, e.start) for e in originals]
-    assert all("rebuilt twice" in e.passage and not e.answerable for e in near)
+def test_a_squad_question_s_near_negative_is_its_article_s_closest_paragraph_without_it() -> None:
+    articles = [_article(n) for n in range(HELD_OUT_ARTICLES + 40)]
+    examples = list(squad_examples(articles, 40, random.Random(3)))
+    assert all(not e.answerable for e in examples if e.origin != "squad")
+    near = [e for e in examples if e.origin == "squad-same-article"]
+    assert near
+    assert all("rebuilt twice" in e.passage and "Count Odo" not in e.passage for e in near)

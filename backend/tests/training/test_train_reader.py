@@ -1,42 +1,32 @@
-"""The reader's training batches and its per-question ranking loss (training/train_reader)."""
+"""The reader's training batches (training/train_reader)."""
 
 from __future__ import annotations
 
 import random
 
-import torch
-from training.train_reader import listwise_loss, question_batches
+from training.train_reader import BATCH, batches
 
 
-def _rows(question: int, count: int, length: int) -> list[dict[str, object]]:
-    return [{"q": question, "ids": [0] * length} for _ in range(count)]
+def _rows(count: int) -> list[dict[str, object]]:
+    return [{"n": n, "ids": [0] * (5 + n % 97)} for n in range(count)]
 
 
-def test_a_question_s_rows_share_one_batch_and_every_row_is_trained_once() -> None:
-    groups = [_rows(q, 1 + q % 3, 10 + q) for q in range(40)]
-    steps = question_batches([list(g) for g in groups], random.Random(0), size=8)
-    seen = [row["q"] for batch in steps for group in batch for row in group]
-    assert sorted(seen) == sorted(row["q"] for g in groups for row in g)
-    for batch in steps:
-        assert sum(map(len, batch)) <= 8
-        for group in batch:
-            assert len({row["q"] for row in group}) == 1
+def test_every_row_is_trained_once_in_batches_of_at_most_batch_rows() -> None:
+    plan = batches(_rows(2000), random.Random(0))
+    seen = sorted(row["n"] for batch in plan for row in batch)
+    assert seen == list(range(2000))
+    assert all(0 < len(batch) <= BATCH for batch in plan)
 
 
-def _logits(relevance: list[float]) -> torch.Tensor:
-    logits = torch.zeros((len(relevance), 4, 3))
-    logits[:, 0, 2] = torch.tensor(relevance)
-    return logits
+def test_a_batch_holds_rows_of_similar_lengths() -> None:
+    # Rows are sorted by length within blocks of 50 batches: a batch spans a small part of the
+    # block's range of lengths, so little of it is padding.
+    plan = batches(_rows(BATCH * 50), random.Random(0))
+    spans = [max(len(r["ids"]) for r in b) - min(len(r["ids"]) for r in b) for b in plan]
+    assert max(spans) < 10
 
 
-def test_the_ranking_loss_falls_as_the_answering_passage_rises_above_its_neighbours() -> None:
-    loss = listwise_loss([[2, 2]], 1.0)
-    labels = torch.tensor([1.0, 0.0, 1.0, 0.0])
-    ranked_right = loss(0, _logits([3.0, -3.0, 3.0, -3.0]), labels)
-    ranked_wrong = loss(0, _logits([-3.0, 3.0, -3.0, 3.0]), labels)
-    assert float(ranked_right) < 0.01 < 5.0 < float(ranked_wrong)
-
-
-def test_a_question_without_both_kinds_of_passage_adds_no_ranking_loss() -> None:
-    loss = listwise_loss([[2]], 1.0)
-    assert float(loss(0, _logits([1.0, 2.0]), torch.tensor([0.0, 0.0]))) == 0.0
+def test_the_same_seed_gives_the_same_plan() -> None:
+    first = batches(_rows(500), random.Random(13))
+    again = batches(_rows(500), random.Random(13))
+    assert [[r["n"] for r in b] for b in first] == [[r["n"] for r in b] for b in again]

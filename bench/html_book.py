@@ -1,11 +1,9 @@
-"""An mdBook's HTML pages as Markdown: a second textbook for the answer reader's training.
+"""The Rust Programming Language's HTML pages as Markdown, for the Rust-book evaluation.
 
-    backend/.venv/bin/python backend/training/html_book.py SOURCE_DIR OUT_DIR
+    backend/.venv/bin/python bench/html_book.py [SOURCE_DIR] OUT_DIR
 
-The Rust Programming Language ships as HTML with rustup's `rust-docs` component
-(`<toolchain>/share/doc/rust/html/book`). Its chapters are a textbook in the register of the
-books bookchat serves (explanations, how-to steps, commands and their output), so questions
-written on them teach the reader what a textbook's answer looks like. Only the chapter pages
+The book ships as HTML with rustup's `rust-docs` component (`<toolchain>/share/doc/rust/html/book`),
+so any machine with a Rust toolchain can rebuild it offline. Only the chapter pages
 (`chNN-NN-*.html`, `appendix-NN-*.html`) are kept; the redirects from chapters' old names are not.
 The output is Markdown that `ingest` reads like any Docusaurus page: headings, paragraphs with
 inline code and emphasis, fenced code, lists, tables and notes.
@@ -15,21 +13,22 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
+import os
 import re
 import sys
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
-# rustup's `rust-docs` component installs its books beside the toolchain.
-RUST_DOCS = Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html"
-RUST_BOOK_HTML = RUST_DOCS / "book"
 CHAPTER = re.compile(r"^(ch\d\d-\d\d|appendix-\d\d)-[a-z0-9-]+\.html$")
-# Pages of an mdBook that are not chapters: the whole book on one page, its contents, not found.
-NOT_CHAPTERS = frozenset({"print.html", "toc.html", "404.html"})
 INLINE = {"code": "`", "em": "*", "strong": "**"}
+
+
+def rust_book_html() -> Path | None:
+    """The Rust book's HTML folder of an installed toolchain (stable first), or None."""
+    home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    found = sorted((home / "toolchains").glob("*/share/doc/rust/html/book"))
+    stable = [p for p in found if p.parts[-6].startswith("stable-")]
+    return (stable or found)[0] if found else None
 
 
 class _Markdown(HTMLParser):
@@ -140,62 +139,41 @@ def to_markdown(page: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", html.unescape(text)).strip() + "\n"
 
 
-def _chapters(source: Path) -> list[Path]:
-    """The Rust book's chapter pages (it keeps redirects from old names beside them); any
-    other mdBook's pages, in its folders, less the ones that are not chapters."""
-    if source.name == "book":
-        return sorted(p for p in source.iterdir() if CHAPTER.match(p.name))
-    return sorted(p for p in source.rglob("*.html") if p.name not in NOT_CHAPTERS)
-
-
-def page_name(source: Path, page: Path) -> str:
-    """The Markdown file a page becomes: its path in the book, folders joined by "--"."""
-    return "--".join(page.relative_to(source).with_suffix(".md").parts)
+def chapters(source: Path) -> list[Path]:
+    """The book's chapter pages, in order (it keeps redirects from old names beside them)."""
+    return sorted(p for p in source.iterdir() if CHAPTER.match(p.name))
 
 
 def convert(source: Path, out: Path) -> int:
     """Write every chapter page of `source` as Markdown into `out`; returns how many."""
     out.mkdir(parents=True, exist_ok=True)
     written = 0
-    for page in _chapters(source):
+    for page in chapters(source):
         body = to_markdown(page.read_text(encoding="utf-8"))
         if not body.strip():
             continue  # a redirect from a chapter's old name
         written += 1
         title = next((h.lstrip("# ") for h in body.splitlines() if h.startswith("#")), page.stem)
         front = f"---\ntitle: {title!r}\nsidebar_position: {written}\n---\n\n"
-        (out / page_name(source, page)).write_text(front + body, encoding="utf-8")
+        (out / f"{page.stem}.md").write_text(front + body, encoding="utf-8")
     return written
 
 
-def mdbook_questions(
-    folder: Path, scratch: Path
-) -> Iterator[tuple[str, Path, list[dict[str, Any]]]]:
-    """Each book of `folder` (one sub-folder of readers' questions per mdBook that rustup's
-    `rust-docs` installs, named as its HTML folder): its name, its pages made Markdown under
-    `scratch/<name>/docs`, and its rows."""
-    for book in sorted(p for p in folder.glob("*") if p.is_dir()):
-        docs = scratch / book.name / "docs"
-        if (RUST_DOCS / book.name).is_dir():
-            convert(RUST_DOCS / book.name, docs)
-        rows = [
-            json.loads(line)
-            for file in sorted(book.glob("*.jsonl"))
-            for line in file.read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        ]
-        yield book.name, docs, rows
-
-
 def main() -> None:
-    """Convert a book folder."""
+    """Convert the book's folder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", type=Path)
-    parser.add_argument("out", type=Path)
+    parser.add_argument(
+        "source",
+        type=Path,
+        nargs="?",
+        help="the book's HTML folder (default: an installed toolchain's, stable first)",
+    )
+    parser.add_argument("out", type=Path, help="the folder to write the Markdown pages into")
     args = parser.parse_args()
-    if not args.source.is_dir():
-        sys.exit(f"error: {args.source} is not a folder of HTML pages")
-    print(f"{convert(args.source, args.out)} pages written to {args.out}")
+    source = args.source or rust_book_html()
+    if source is None or not source.is_dir():
+        sys.exit(f"error: {source or 'rustup docs'} is not a folder of HTML pages")
+    print(f"{convert(source, args.out)} pages written to {args.out}")
 
 
 if __name__ == "__main__":
