@@ -120,6 +120,9 @@ class ConversationalAnswers:
                 response.suggested_chapter.model_dump() if response.suggested_chapter else None
             ),
             short_answer=response.short_answer,
+            version=response.version,
+            locale=response.locale,
+            cached=response.cached,
         )
         try:
             if not request.conversation_id:

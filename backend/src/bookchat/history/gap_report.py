@@ -34,36 +34,60 @@ class Gap:
         """The question that stands for the group (the first one asked)."""
         return min(self.rows, key=lambda r: r.created_at).question
 
+    @property
+    def abstained(self) -> int:
+        """How many of its questions the book declined."""
+        return sum(r.status == "abstained" for r in self.rows)
+
+    @property
+    def rated_down(self) -> int:
+        """How many of its answers readers rated down."""
+        return sum(r.rating == "down" for r in self.rows)
+
+    @property
+    def examples(self) -> list[str]:
+        """Its first few distinct phrasings."""
+        return list(dict.fromkeys(r.question for r in self.rows))[:_EXAMPLES]
+
     def to_json(self) -> dict[str, object]:
         """The group as report data."""
         chapters = Counter(r.chapter or "(whole book)" for r in self.rows)
         return {
             "question": self.representative,
             "asked": len(self.rows),
-            "abstained": sum(r.status == "abstained" for r in self.rows),
-            "rated_down": sum(r.rating == "down" for r in self.rows),
+            "abstained": self.abstained,
+            "rated_down": self.rated_down,
             "chapters": dict(chapters.most_common()),
-            "examples": list(dict.fromkeys(r.question for r in self.rows))[:_EXAMPLES],
+            "examples": self.examples,
             "comments": [r.comment for r in self.rows if r.comment][:_EXAMPLES],
             "last_asked": max(r.created_at for r in self.rows).isoformat(timespec="seconds"),
         }
 
 
 def group_gaps(rows: Sequence[GapRow], vectors: NDArray[np.float32]) -> list[Gap]:
-    """Cluster gap questions by meaning; biggest groups first, ties by most recent."""
+    """Cluster gap questions by meaning; biggest groups first, ties by most recent.
+
+    Each question joins the group whose centroid (the sum of its questions' vectors) it is most
+    like, at least SAME_TOPIC and the latest-made group among equals, or starts a new one. The
+    centroids are rows of one matrix, so a question is compared with every group at once.
+    """
     gaps: list[Gap] = []
+    sums = np.zeros((len(rows), vectors.shape[1] if len(rows) else 0), dtype=np.float32)
+    norms = np.zeros(len(rows), dtype=np.float32)
     for row, vector in zip(rows, vectors, strict=True):
-        best, best_score = None, SAME_TOPIC
-        for gap in gaps:
-            assert gap.centroid is not None
-            score = float(gap.centroid @ vector / max(np.linalg.norm(gap.centroid), 1e-12))
-            if score >= best_score:
-                best, best_score = gap, score
-        if best is None:
-            best = Gap()
-            gaps.append(best)
-        best.rows.append(row)
-        best.centroid = vector if best.centroid is None else best.centroid + vector
+        made = len(gaps)
+        chosen = made
+        if made:
+            scores = sums[:made] @ vector / np.maximum(norms[:made], 1e-12)
+            top = scores.max()
+            if top >= SAME_TOPIC:
+                chosen = made - 1 - int(np.argmax(scores[::-1] == top))
+        if chosen == made:
+            gaps.append(Gap())
+        sums[chosen] += vector
+        norms[chosen] = np.linalg.norm(sums[chosen])
+        gaps[chosen].rows.append(row)
+        gaps[chosen].centroid = sums[chosen]
     return sorted(
         gaps, key=lambda g: (-len(g.rows), -max(r.created_at for r in g.rows).timestamp())
     )

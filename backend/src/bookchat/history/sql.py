@@ -54,8 +54,9 @@ CONVERSATION_EXISTS = "SELECT 1 FROM conversations WHERE id = $1"
 DELETE_CONVERSATION = "DELETE FROM conversations WHERE id = $1"
 INSERT_MESSAGE = """INSERT INTO messages (id, conversation_id, created_at, question, mode, chapter,
     selection, selection_truncated, answer, status, citations, generator, latency_ms,
-    corpus_version, suggested_chapter, short_answer)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"""
+    corpus_version, suggested_chapter, short_answer, version, locale, cached)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+        $19)"""
 # One statement, so a conversation is never read half-deleted: one row per message, or a single
 # row with empty message columns for a conversation without messages.
 CONVERSATION = """SELECT c.id AS conversation_id, c.created_at AS conversation_created_at,
@@ -95,6 +96,7 @@ def message_values(
         *ids, codec.time_in(now), record.question, record.mode, record.chapter, *selection,
         record.answer, record.status, codec.json_in(record.citations), record.generator,
         record.latency_ms, record.corpus_version, suggested, record.short_answer,
+        record.version, record.locale, record.cached,
     )  # fmt: skip
 
 

@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bookchat.history import sql
+from bookchat.history import insight_sql, sql
 from bookchat.history.errors import UnknownConversation
 from bookchat.history.ids import new_id
+from bookchat.history.insight_queries import aggregate
+from bookchat.history.insight_records import Aggregates, Window
 from bookchat.history.records import (
     Conversation,
     GapRow,
@@ -30,9 +32,11 @@ class MissingReference(Exception):
 
 
 class SQLConversationStore(ABC):
-    """ConversationStore over any SQL database, given `_execute`, `_fetch` and a Codec."""
+    """ConversationStore over any SQL database, given `_execute`, `_fetch`, a Codec and the
+    insights statements of its dialect."""
 
     codec: sql.Codec
+    insight_statements: insight_sql.InsightStatements
 
     @abstractmethod
     async def _execute(self, statement: str, args: Sequence[Any]) -> int:
@@ -128,3 +132,15 @@ class SQLConversationStore(ABC):
         start = end - timedelta(days=since_days)
         window = (self.codec.time_in(start), self.codec.time_in(end), limit)
         return [sql.gap_from(self.codec, row) for row in await self._fetch(sql.GAPS, window)]
+
+    async def insights(self, window: Window) -> Aggregates:
+        """The authors' insights over `window`, aggregated by the database."""
+        return await aggregate(self._fetch, self.insight_statements, self.codec, window)
+
+    async def forget_before(self, cutoff: datetime) -> int:
+        """Delete messages (and their ratings) stored before `cutoff`, then the conversations
+        left empty that began before it; the number of messages deleted."""
+        moment = self.codec.time_in(cutoff)
+        deleted = await self._execute(insight_sql.FORGET_MESSAGES, (moment,))
+        await self._execute(insight_sql.FORGET_CONVERSATIONS, (moment,))
+        return deleted

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bookchat.history import sql
+from bookchat.history import insight_sql, sql
 from bookchat.history.errors import HistoryUnavailable
 from bookchat.history.sql_store import MissingReference, SQLConversationStore
 from bookchat.history.sqlite_migrate import apply_sqlite_migrations
@@ -31,6 +31,7 @@ class SQLiteConversationStore(SQLConversationStore):
     """ConversationStore over a SQLite file (WAL), one connection guarded by a lock."""
 
     codec = sql.SQLITE
+    insight_statements = insight_sql.SQLITE_STATEMENTS
 
     def __init__(self, path: Path, *, busy_timeout_s: float = 10.0) -> None:
         self._path = path
