@@ -2,8 +2,8 @@
 
 Used by the store contract (both databases), the API tests and the browser tests (which run
 `python -m tests.insights_data <data dir>` against the running server's SQLite file). Messages
-are saved through the store, then moved to noon of their day (`backdate`): the store itself only
-ever writes "now".
+are saved through the store, then moved to their day, from noon on a minute apart in the order
+listed (`backdate`): the store itself only ever writes "now".
 
     backend/.venv/bin/python -m tests.insights_data DATA_DIR [--days-ago 4]
 """
@@ -92,12 +92,12 @@ async def backdate(store: ConversationStore, conversation_id: str, message_id: s
 
 async def seed(store: ConversationStore, newest: date, seeded: list[Asked] = SEEDED) -> None:
     """Store `seeded`, each question in a conversation of its own, `newest` being day 0."""
-    for asked in seeded:
+    for minute, asked in enumerate(seeded):
         record = MessageRecord(
             question=asked.question,
             mode="chapter" if asked.chapter else "book",
             chapter=asked.chapter,
-            answer="A seeded answer that cites the book [1]. " * 3 if asked.citations else "—",
+            answer="A seeded answer that cites the book [1]. " * 5 if asked.citations else "—",
             status=asked.status,
             generator="extractive",
             citations=asked.citations,
@@ -109,7 +109,8 @@ async def seed(store: ConversationStore, newest: date, seeded: list[Asked] = SEE
         conversation_id, message_id = await store.start_conversation(record)
         if asked.rating:
             await store.rate(message_id, asked.rating, asked.comment)
-        await backdate(store, conversation_id, message_id, noon(newest - timedelta(asked.day)))
+        moment = noon(newest - timedelta(asked.day)) + timedelta(minutes=minute)
+        await backdate(store, conversation_id, message_id, moment)
 
 
 async def _seed_data_dir(data_dir: Path, days_ago: int) -> None:

@@ -63,6 +63,7 @@ DECLARED = {
     ("/health", "get"): {"200", "500", "503"},
     ("/metrics", "get"): {"200", "500"},
     ("/api/admin/ingest", "post"): {"200", "400", "401", "403", "422", "500", "503"},
+    ("/api/admin/insights", "get"): {"200", "400", "401", "403", "422", "429", "500", "503"},
     ("/api/conversations/{conversation_id}", "get"): {"200", "404", "422", "500", "503"},
     ("/api/conversations/{conversation_id}", "delete"): {"204", "404", "422", "500", "503"},
     ("/api/feedback", "post"): {"204", "400", "404", "422", "500", "503"},
@@ -104,6 +105,7 @@ def test_the_request_schema_states_what_each_mode_needs(client: Any) -> None:
 def test_the_admin_route_declares_its_bearer_token(client: Any) -> None:
     openapi = client.get("/openapi.json").json()
     assert _operation(openapi, "/api/admin/ingest", "post")["security"] == [{"HTTPBearer": []}]
+    assert _operation(openapi, "/api/admin/insights", "get")["security"] == [{"HTTPBearer": []}]
     assert openapi["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
 
 

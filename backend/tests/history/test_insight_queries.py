@@ -125,4 +125,3 @@ def test_a_window_is_whole_utc_days_and_refuses_nonsense() -> None:
                          (None, date.max)]:  # fmt: skip
         with pytest.raises(BadWindow):
             Window.of_days(since, until)
-

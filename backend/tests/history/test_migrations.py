@@ -166,3 +166,26 @@ async def test_upgrading_to_short_answers_keeps_earlier_messages(backend: Backen
         ("Kept?", None),
         ("When?", "2.23"),
     ]
+
+
+async def test_upgrading_to_insights_keeps_earlier_messages_as_unknown_edition(
+    backend: Backend,
+) -> None:
+    await _database_as_of(backend, release=3)  # before messages kept their edition and cache hit
+    store = backend.new_store()
+    try:
+        await store.migrate()
+        await store.add_message(
+            "old",
+            MessageRecord("Now?", "book", "Yes.", "grounded", "extractive", version="1.0",
+                          locale="fr", cached=True),
+        )  # fmt: skip
+        rows = await backend.rows(
+            "SELECT question, version, locale, cached FROM messages ORDER BY seq"
+        )
+    finally:
+        await store.close()
+    assert [(q, v, loc, bool(c) if c is not None else None) for q, v, loc, c in rows] == [
+        ("Kept?", None, None, None),
+        ("Now?", "1.0", "fr", True),
+    ]

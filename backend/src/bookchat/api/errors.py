@@ -15,7 +15,12 @@ from starlette.responses import JSONResponse, Response
 
 from bookchat.answer.schema import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
-from bookchat.history.errors import HistoryUnavailable, UnknownConversation, UnknownMessage
+from bookchat.history.errors import (
+    BadWindow,
+    HistoryUnavailable,
+    UnknownConversation,
+    UnknownMessage,
+)
 from bookchat.ingest.manifest import ManifestError
 from bookchat.retrieval.editions import UnknownEdition
 from bookchat.vectorstore import StoreUnavailable
@@ -64,6 +69,7 @@ ERRORS: dict[type[Exception], tuple[int, Detail]] = {
     UnknownMessage: (404, lambda _exc: "Unknown message: nothing to rate."),
     HistoryUnavailable: (503, lambda _exc: "Conversations are unavailable right now; try again."),
     BadDocsDir: (400, lambda _exc: "`docs_dir` is not a folder on the server."),
+    BadWindow: (400, lambda exc: exc.reason if isinstance(exc, BadWindow) else "Bad period."),
     ManifestError: (
         400,
         lambda _exc: (

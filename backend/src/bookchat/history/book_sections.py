@@ -83,7 +83,9 @@ def _link(hits: Sequence[Any]) -> SectionLink | None:
     url = str(payload.get("url") or "")
     if not url:
         return None
-    return SectionLink(str(payload.get("section") or ""), str(payload.get("chapter_title", "")), url)
+    return SectionLink(
+        str(payload.get("section") or ""), str(payload.get("chapter_title", "")), url
+    )
 
 
 def _edition(catalog: Catalog | None, version: str | None, locale: str | None) -> Edition | None:

@@ -126,4 +126,3 @@ class Aggregates:
         return Outcomes(
             *(sum(getattr(d.outcomes, name) for d in self.days) for name in OUTCOME_FIELDS)
         )
-

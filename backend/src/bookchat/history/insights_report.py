@@ -144,9 +144,7 @@ def _first_words(text: str, words: int = ANSWER_WORDS) -> str:
     return " ".join(kept[:words]) + (" …" if len(kept) > words else "")
 
 
-async def _gaps(
-    found: Aggregates, vectors: QuestionVectors, book: BookSections
-) -> list[GapRowOut]:
+async def _gaps(found: Aggregates, vectors: QuestionVectors, book: BookSections) -> list[GapRowOut]:
     if not found.gaps:
         return []
     groups: list[Gap] = group_gaps(found.gaps, await vectors.of([r.question for r in found.gaps]))
@@ -181,10 +179,16 @@ async def build_report(
         cited_sections=found.cited,
         gaps=await _gaps(found, vectors, book),
         rated_down=[
-            RatedDownRow(r.asked_at.date().isoformat(), r.question, _first_words(r.answer),
-                         r.section, r.url, r.comment)
+            RatedDownRow(
+                r.asked_at.date().isoformat(),
+                r.question,
+                _first_words(r.answer),
+                r.section,
+                r.url,
+                r.comment,
+            )
             for r in found.rated_down
-        ],  # fmt: skip
+        ],
         latency=Latency(found.latency_p50_ms, found.latency_p95_ms, found.timed),
         answer_cache=CacheShare(hits, recorded, _share(hits, recorded) if recorded else None),
     )

@@ -46,10 +46,15 @@ class QuestionVectors:
                     found[text] = self._known[text] = vector
                 while len(self._known) > self._size:
                     self._known.popitem(last=False)
-        return np.stack([found[q] for q in questions])
+        return np.stack([_known(found[q]) for q in questions])
 
     def _recall(self, question: str) -> NDArray[np.float32] | None:
         vector = self._known.get(question)
         if vector is not None:
             self._known.move_to_end(question)
         return vector
+
+
+def _known(vector: NDArray[np.float32] | None) -> NDArray[np.float32]:
+    assert vector is not None  # every missing question was embedded above
+    return vector
