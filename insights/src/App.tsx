@@ -75,7 +75,7 @@ export function App() {
             <option value="dark">Dark</option>
           </select>
           {insights ? (
-            <button type="button" onClick={forget}>
+            <button type="button" className="plain" onClick={forget}>
               Forget token
             </button>
           ) : null}

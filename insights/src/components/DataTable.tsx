@@ -18,14 +18,16 @@ interface Props<Row> {
   csvName: string;
   empty?: string;
   testId?: string;
+  /** Columns of sentences: on a narrow screen the table scrolls sideways rather than squeeze. */
+  longText?: boolean;
 }
 
-export function DataTable<Row>({caption, columns, rows, csvName, empty = 'Nothing in this period.', testId}: Props<Row>) {
+export function DataTable<Row>({caption, columns, rows, csvName, empty = 'Nothing in this period.', testId, longText = false}: Props<Row>) {
   const csv = () => toCsv(columns.map((c) => c.label), rows.map((row) => columns.map((c) => c.value(row))));
   return (
     <div className="table-block">
       <div className="table-scroll">
-        <table data-testid={testId}>
+        <table data-testid={testId} className={longText ? 'long-text' : undefined}>
           <caption>{caption}</caption>
           <thead>
             <tr>
@@ -57,7 +59,7 @@ export function DataTable<Row>({caption, columns, rows, csvName, empty = 'Nothin
           </tbody>
         </table>
       </div>
-      <button type="button" className="csv" onClick={() => download(csvName, csv())} disabled={rows.length === 0}>
+      <button type="button" className="csv plain" onClick={() => download(csvName, csv())} disabled={rows.length === 0}>
         Download CSV<span className="visually-hidden">: {caption}</span>
       </button>
     </div>

@@ -23,14 +23,22 @@ export function FilterBar({shown, busy, onApply}: Props) {
   };
   return (
     <form className="filters" onSubmit={submit} aria-label="What to show">
-      <label htmlFor="filter-since">From</label>
-      <input type="date" {...field('since')} />
-      <label htmlFor="filter-until">to</label>
-      <input type="date" {...field('until')} />
-      <label htmlFor="filter-version">Version</label>
-      <input type="text" placeholder="all" size={8} {...field('version')} />
-      <label htmlFor="filter-locale">Locale</label>
-      <input type="text" placeholder="all" size={5} {...field('locale')} />
+      <span className="field">
+        <label htmlFor="filter-since">From</label>
+        <input type="date" {...field('since')} />
+      </span>
+      <span className="field">
+        <label htmlFor="filter-until">to</label>
+        <input type="date" {...field('until')} />
+      </span>
+      <span className="field">
+        <label htmlFor="filter-version">Version</label>
+        <input type="text" placeholder="all" size={8} {...field('version')} />
+      </span>
+      <span className="field">
+        <label htmlFor="filter-locale">Locale</label>
+        <input type="text" placeholder="all" size={5} {...field('locale')} />
+      </span>
       <button type="submit" disabled={busy}>
         {busy ? 'Loading…' : 'Show'}
       </button>

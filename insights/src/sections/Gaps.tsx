@@ -3,6 +3,9 @@ import {DataTable} from '../components/DataTable';
 import {SectionLinkCell} from '../components/SectionLinkCell';
 import type {Gap} from '../types';
 
+/** The group's other phrasings (its examples, less the question that stands for it). */
+const others = (gap: Gap): string[] => gap.examples.filter((e) => e !== gap.question);
+
 export function Gaps({gaps, bookUrl}: {gaps: Gap[]; bookUrl: string | null}) {
   return (
     <section aria-labelledby="gaps-title" className="card wide">
@@ -15,6 +18,7 @@ export function Gaps({gaps, bookUrl}: {gaps: Gap[]; bookUrl: string | null}) {
         caption="Gaps: declined or rated-down questions, grouped"
         csvName="gaps.csv"
         testId="gaps-table"
+        longText
         rows={gaps}
         empty="No declined or rated-down questions in this period."
         columns={[
@@ -24,7 +28,7 @@ export function Gaps({gaps, bookUrl}: {gaps: Gap[]; bookUrl: string | null}) {
             show: (g) => (
               <>
                 <span className="question">{g.question}</span>
-                {g.examples.length > 1 ? <span className="muted examples">also: {g.examples.slice(1).join(' · ')}</span> : null}
+                {others(g).length ? <span className="muted examples">also: {others(g).join(' · ')}</span> : null}
               </>
             ),
           },

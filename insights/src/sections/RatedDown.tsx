@@ -11,6 +11,7 @@ export function RatedDown({rows, bookUrl}: {rows: Row[]; bookUrl: string | null}
         caption="Rated-down answers, newest first"
         csvName="rated-down.csv"
         testId="rated-down-table"
+        longText
         rows={rows}
         empty="No answer was rated down in this period."
         columns={[
