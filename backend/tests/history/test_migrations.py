@@ -168,10 +168,19 @@ async def test_upgrading_to_short_answers_keeps_earlier_messages(backend: Backen
     ]
 
 
-async def test_upgrading_to_insights_keeps_earlier_messages_as_unknown_edition(
-    backend: Backend,
-) -> None:
-    await _database_as_of(backend, release=3)  # before messages kept their edition and cache hit
+async def test_upgrading_to_insights_fills_in_earlier_messages_citations(backend: Backend) -> None:
+    await _database_as_of(backend, release=3)  # before messages kept what the insights count
+    citations = (
+        '[{"chapter": "branching", "chapter_title": "Branching", "section": "Merging",'
+        ' "url": "/docs/branching#merging"}, {"chapter": "internals", "chapter_title": "Internals",'
+        ' "section": "Objects", "url": "/docs/internals#objects"}]'
+    )
+    cast = "" if backend.name == "sqlite" else "::jsonb"
+    await backend.rows(
+        "INSERT INTO messages (id, conversation_id, created_at, question, mode, answer, status,"
+        " generator, citations) VALUES ('m2', 'old', '2026-01-01T00:00:01.000000+00:00',"
+        f" 'Cited?', 'book', 'Yes [1].', 'grounded', 'extractive', '{citations}'{cast})"
+    )
     store = backend.new_store()
     try:
         await store.migrate()
@@ -181,11 +190,17 @@ async def test_upgrading_to_insights_keeps_earlier_messages_as_unknown_edition(
                           locale="fr", cached=True),
         )  # fmt: skip
         rows = await backend.rows(
-            "SELECT question, version, locale, cached FROM messages ORDER BY seq"
+            "SELECT question, version, locale, cached, cited_chapter FROM messages ORDER BY seq"
         )
+        cited = await backend.rows("SELECT message_id, url, section FROM citations ORDER BY url")
     finally:
         await store.close()
-    assert [(q, v, loc, bool(c) if c is not None else None) for q, v, loc, c in rows] == [
-        ("Kept?", None, None, None),
-        ("Now?", "1.0", "fr", True),
+    assert [(q, v, lo, None if c is None else bool(c), ch) for q, v, lo, c, ch in rows] == [
+        ("Kept?", None, None, None, None),
+        ("Cited?", None, None, None, "branching"),
+        ("Now?", "1.0", "fr", True, None),
+    ]
+    assert cited == [
+        ("m2", "/docs/branching#merging", "Merging"),
+        ("m2", "/docs/internals#objects", "Objects"),
     ]

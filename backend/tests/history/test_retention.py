@@ -11,8 +11,11 @@ from tests.history.conftest import Backend
 from tests.insights_data import backdate
 
 
+CITED = [{"chapter": "c", "chapter_title": "C", "section": "S", "url": "/docs/c#s"}]
+
+
 def _record(question: str) -> MessageRecord:
-    return MessageRecord(question, "book", "An answer.", "grounded", "extractive")
+    return MessageRecord(question, "book", "An answer.", "grounded", "extractive", citations=CITED)
 
 
 async def _asked(store: ConversationStore, question: str, days_ago: float) -> tuple[str, str]:
@@ -21,7 +24,7 @@ async def _asked(store: ConversationStore, question: str, days_ago: float) -> tu
     return conversation_id, message_id
 
 
-async def test_old_questions_go_with_their_ratings_and_recent_ones_stay(
+async def test_old_questions_go_with_their_ratings_and_citations_and_recent_ones_stay(
     store: ConversationStore, backend: Backend
 ) -> None:
     old_conversation, old_message = await _asked(store, "Asked long ago", 100)
@@ -33,6 +36,7 @@ async def test_old_questions_go_with_their_ratings_and_recent_ones_stay(
     assert not await store.conversation_exists(old_conversation)
     assert await store.conversation_exists(recent_conversation)
     assert await backend.rows("SELECT message_id FROM ratings") == []
+    assert len(await backend.rows("SELECT message_id FROM citations")) == 1  # the recent one's
     assert [row[0] for row in await backend.rows("SELECT question FROM messages")] == [
         "Asked last week"
     ]

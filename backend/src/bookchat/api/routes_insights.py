@@ -57,7 +57,7 @@ def insights_router(limiter: Limiter, settings: Settings) -> APIRouter:
             found.history,
             window,
             found.question_vectors,
-            BookSections(found.store, catalog, version, locale),
+            BookSections(found.store, catalog, version, locale, found.closest_sections),
             found.settings.book_origin,
         )
         # Readers' questions: no shared cache or browser history keeps a copy.

@@ -8,6 +8,7 @@ answer belongs or where it should have been found.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,28 @@ class ChapterName:
     url: str
 
 
+class ClosestCache:
+    """The closest sections found, by question, edition and index version: a gap shown again
+    costs no search until the book is ingested anew."""
+
+    def __init__(self, size: int = 5_000) -> None:
+        self._size = size
+        self._found: OrderedDict[tuple[str, ...], SectionLink | None] = OrderedDict()
+
+    def get(self, key: tuple[str, ...]) -> tuple[bool, SectionLink | None]:
+        """(whether `key` is known, its section)."""
+        if key not in self._found:
+            return False, None
+        self._found.move_to_end(key)
+        return True, self._found[key]
+
+    def put(self, key: tuple[str, ...], link: SectionLink | None) -> None:
+        """Remember `link` for `key` (the least recently used go first)."""
+        self._found[key] = link
+        while len(self._found) > self._size:
+            self._found.popitem(last=False)
+
+
 class BookSections:
     """The index and catalog seen from one edition (the defaults when the one asked for is not
     indexed); with no index, nothing is found and chapters keep their keys."""
@@ -47,9 +70,14 @@ class BookSections:
         catalog: Catalog | None,
         version: str | None = None,
         locale: str | None = None,
+        cache: ClosestCache | None = None,
     ) -> None:
         self._store = store
         self._edition = _edition(catalog, version, locale)
+        self._cache = cache or ClosestCache()
+        where = self._edition.where if self._edition else None
+        corpus = catalog.corpus_version if catalog else None
+        self._scope = (corpus or "", *(f"{k}={v}" for k, v in sorted((where or {}).items())))
 
     def chapter(self, key: str) -> ChapterName | None:
         """The title and landing page of the chapter with this key, if the edition has it."""
@@ -59,15 +87,26 @@ class BookSections:
             return None
         return ChapterName(str(found.get("title") or key), str(found.get("url") or ""))
 
-    async def closest(self, vectors: NDArray[np.float32]) -> list[SectionLink | None]:
-        """The nearest section to each question vector (None when the index cannot say)."""
+    async def closest(
+        self, questions: Sequence[str], vectors: NDArray[np.float32]
+    ) -> list[SectionLink | None]:
+        """The nearest section to each question (its vector given); None when the index cannot
+        say."""
         if self._store is None or self._edition is None or not len(vectors):
             return [None] * len(vectors)
-        where = self._edition.where
+        keys = [(*self._scope, q) for q in questions]
+        known = [self._cache.get(key) for key in keys]
+        missing = [i for i, (hit, _) in enumerate(known) if not hit]
+        if not missing:
+            return [link for _, link in known]
         try:
-            return await asyncio.to_thread(self._search, vectors, where)
+            found = await asyncio.to_thread(self._search, vectors[missing], self._edition.where)
         except StoreUnavailable:
-            return [None] * len(vectors)
+            return [link for _, link in known]
+        for i, link in zip(missing, found, strict=True):
+            self._cache.put(keys[i], link)
+            known[i] = (True, link)
+        return [link for _, link in known]
 
     def _search(
         self, vectors: NDArray[np.float32], where: dict[str, str] | None

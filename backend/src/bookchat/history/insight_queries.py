@@ -1,12 +1,13 @@
-"""Running the insights statements and reading their rows: one trip per aggregate.
+"""Running the insights statements and folding their rows: one trip per aggregate.
 
-The database does the counting; only aggregate rows, the newest rated-down answers and the gap
-questions `bookchat report gaps` groups come back to Python.
+The database does the counting; only aggregate rows (a period's days x chapters x outcomes),
+the newest rated-down answers and the gap questions `bookchat report gaps` groups come back.
 """
 
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -24,22 +25,33 @@ from bookchat.history.insight_records import (
 from bookchat.history.insight_sql import InsightStatements
 
 Fetch = Callable[[str, Sequence[Any]], Awaitable[list[sql.Row]]]
+Tally = defaultdict[Any, dict[str, int]]
 
 # How much of each list comes back: more than a page shows, far less than the window holds.
-MAX_CHAPTERS = 500
 MAX_CITED = 20
 MAX_RATED_DOWN = 50
 # As many gap questions as `bookchat report gaps` reads by default (the newest ones).
 MAX_GAP_QUESTIONS = 1_000
-
-
-def _outcomes(row: sql.Row) -> Outcomes:
-    return Outcomes(**{name: int(row[name] or 0) for name in OUTCOME_FIELDS})
+_STATUS = {"grounded": "grounded", "abstained": "abstained"}
+_RATING = {"up": "rated_up", "down": "rated_down"}
 
 
 def nearest_rank(share: float, count: int) -> int:
-    """The 0-based offset of the `share` percentile among `count` sorted values (nearest rank)."""
-    return max(0, math.ceil(share * count) - 1)
+    """The 1-based rank of the `share` percentile among `count` sorted values (nearest rank)."""
+    return max(1, math.ceil(share * count))
+
+
+def _tally() -> Tally:
+    return defaultdict(lambda: dict.fromkeys(OUTCOME_FIELDS, 0))
+
+
+def _outcomes(counts: dict[str, int]) -> Outcomes:
+    return Outcomes(**counts)
+
+
+def _day(value: Any) -> str:
+    """A day as YYYY-MM-DD, from SQLite's text or Postgres's date."""
+    return value if isinstance(value, str) else value.isoformat()
 
 
 async def aggregate(
@@ -47,14 +59,22 @@ async def aggregate(
 ) -> Aggregates:
     """The insights aggregates of `window`, computed by the database."""
     base = (codec.time_in(window.start), codec.time_in(window.end), window.version, window.locale)
-    day_rows = await fetch(statements.days, base)
-    days = [DayCount(str(row["day"]), _outcomes(row)) for row in day_rows]
-    timed = sum(int(row["timed"] or 0) for row in day_rows)
-    chapters = [
-        ChapterCount(row["chapter"], _outcomes(row))
-        for row in await fetch(statements.chapters, (*base, MAX_CHAPTERS))
-    ]
-    chapters.sort(key=lambda c: (-c.outcomes.asked, c.chapter or ""))
+    days, chapters = _tally(), _tally()
+    timed = cache_known = cache_hits = 0
+    for row in await fetch(statements.counts, base):
+        n = int(row["asked"])
+        for tally, key in ((days, _day(row["day"])), (chapters, row["chapter"])):
+            tally[key]["asked"] += n
+            if row["status"] in _STATUS:
+                tally[key][_STATUS[row["status"]]] += n
+        timed += int(row["timed"] or 0)
+        cache_known += int(row["cache_known"] or 0)
+        cache_hits += int(row["cache_hits"] or 0)
+    for row in await fetch(statements.ratings, base):
+        for tally, key in ((days, _day(row["day"])), (chapters, row["chapter"])):
+            tally[key][_RATING[row["rating"]]] += int(row["n"])
+    found_chapters = [ChapterCount(key, _outcomes(c)) for key, c in chapters.items()]
+    found_chapters.sort(key=lambda c: (-c.outcomes.asked, c.chapter or ""))
     cited = [
         CitedSection(str(row["url"]), row["section"] or "", row["chapter_title"] or "",
                      int(row["answers"]))
@@ -69,26 +89,30 @@ async def aggregate(
     gaps = [
         sql.gap_from(codec, row) for row in await fetch(statements.gaps, (*base, MAX_GAP_QUESTIONS))
     ]
-    p50, p95 = None, None
-    if timed:
-        p50 = await _latency_at(fetch, statements, base, nearest_rank(0.5, timed))
-        p95 = await _latency_at(fetch, statements, base, nearest_rank(0.95, timed))
+    p50, p95 = await _percentiles(fetch, statements, base, timed)
     return Aggregates(
-        days=days,
-        chapters=chapters,
+        days=[DayCount(day, _outcomes(days[day])) for day in sorted(days)],
+        chapters=found_chapters,
         cited=cited,
         rated_down=rated_down,
         gaps=gaps,
         latency_p50_ms=p50,
         latency_p95_ms=p95,
         timed=timed,
-        cache_known=sum(int(row["cache_known"] or 0) for row in day_rows),
-        cache_hits=sum(int(row["cache_hits"] or 0) for row in day_rows),
+        cache_known=cache_known,
+        cache_hits=cache_hits,
     )
 
 
-async def _latency_at(
-    fetch: Fetch, statements: InsightStatements, base: tuple[Any, ...], offset: int
-) -> float | None:
-    rows = await fetch(statements.latency_at, (*base, offset))
-    return float(rows[0]["latency_ms"]) if rows else None
+async def _percentiles(
+    fetch: Fetch, statements: InsightStatements, base: tuple[Any, ...], timed: int
+) -> tuple[float | None, float | None]:
+    """The nearest-rank p50 and p95 of the window's latencies, in one sort."""
+    if not timed:
+        return None, None
+    ranks = (nearest_rank(0.5, timed), nearest_rank(0.95, timed))
+    rows = await fetch(statements.latencies, (*base, *ranks))
+    values = [float(row["latency_ms"]) for row in rows]
+    if len(values) == 1:  # both ranks are the same question
+        return values[0], values[0]
+    return (values[0], values[1]) if len(values) == 2 else (None, None)

@@ -1,11 +1,13 @@
-"""The insights aggregates in SQL, written once with the few fragments the two databases spell
-differently (a UTC day, a field of the citations' JSON, the citations as rows).
+"""The insights aggregates in SQL, written once with the one fragment the two databases spell
+differently (a UTC day) and the first citation's fields of the few rated-down answers listed.
 
-Only this module's constants are formatted into the statements (never a value: values are bound
+Counting reads the covering indexes of migration 0004: a period's questions by day, chapter and
+status, its ratings, latencies and cited sections, without reading the messages' rows. Only this
+module's constants are formatted into the statements (never a value: values are bound
 parameters), hence the file-wide exception to ruff's S608.
 
 Every statement takes the window as $1 (start, inclusive), $2 (end, exclusive), $3 (version or
-null) and $4 (locale or null); $5, when there is one, is a row limit or an offset.
+null) and $4 (locale or null); $5 and $6, when there are, are a row limit or ranks.
 """
 
 # ruff: noqa: S608
@@ -19,89 +21,88 @@ from dataclasses import dataclass
 class Dialect:
     """How one database says what the statements need."""
 
-    day: str  # the UTC calendar day of m.created_at, as YYYY-MM-DD text
+    day: str  # the UTC calendar day of m.created_at (YYYY-MM-DD text, or a date)
     first: Callable[[str], str]  # a field of m's first citation, as text
-    each_citation: str  # FROM clause: messages m with one row c per citation
-    cited: Callable[[str], str]  # a field of that citation row c, as text
 
 
 SQLITE = Dialect(
     day="substr(m.created_at, 1, 10)",
     first=lambda name: f"json_extract(m.citations, '$[0].{name}')",
-    each_citation="messages m, json_each(m.citations) AS c",
-    cited=lambda name: f"json_extract(c.value, '$.{name}')",
 )
 POSTGRES = Dialect(
-    day="to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+    # A date, not to_char's text: formatting every row costs more than the counting.
+    day="CAST(m.created_at AT TIME ZONE 'UTC' AS date)",
     first=lambda name: f"(m.citations -> 0 ->> '{name}')",
-    each_citation="messages m CROSS JOIN LATERAL jsonb_array_elements(m.citations) AS c(value)",
-    cited=lambda name: f"(c.value ->> '{name}')",
 )
 
-# CAST, not Postgres's `::`: SQLite reads it too, and Postgres learns the parameter's type from it.
-WINDOW = """m.created_at >= $1 AND m.created_at < $2
-    AND (CAST($3 AS TEXT) IS NULL OR m.version = $3)
-    AND (CAST($4 AS TEXT) IS NULL OR m.locale = $4)"""
-OUTCOMES = """count(*) AS asked,
-    sum(CASE WHEN m.status = 'grounded' THEN 1 ELSE 0 END) AS grounded,
-    sum(CASE WHEN m.status = 'abstained' THEN 1 ELSE 0 END) AS abstained,
-    sum(CASE WHEN r.rating = 'up' THEN 1 ELSE 0 END) AS rated_up,
-    sum(CASE WHEN r.rating = 'down' THEN 1 ELSE 0 END) AS rated_down"""
-WITH_RATINGS = "messages m LEFT JOIN ratings r ON r.message_id = m.id"
+
+def window(alias: str) -> str:
+    """The WHERE clause of the window on table `alias` (messages or citations)."""
+    # CAST, not Postgres's `::`: SQLite reads it too, and Postgres learns the parameter's type.
+    return f"""{alias}.created_at >= $1 AND {alias}.created_at < $2
+    AND (CAST($3 AS TEXT) IS NULL OR {alias}.version = $3)
+    AND (CAST($4 AS TEXT) IS NULL OR {alias}.locale = $4)"""
+
+
+WINDOW = window("m")
+# A book-mode question counts for the chapter its answer cites first.
+CHAPTER = "COALESCE(m.chapter, m.cited_chapter)"
 
 
 @dataclass(frozen=True, slots=True)
 class InsightStatements:
     """The statements of one dialect."""
 
-    days: str
-    chapters: str
+    counts: str
+    ratings: str
     cited: str
     rated_down: str
     gaps: str
-    latency_at: str
+    latencies: str
 
     @classmethod
     def of(cls, d: Dialect) -> InsightStatements:
         """The statements spelled for dialect `d`."""
         return cls(
-            # One pass gives the per-day outcomes and what latency and cache shares count.
-            days=f"""SELECT {d.day} AS day, {OUTCOMES},
-                count(m.latency_ms) AS timed, count(m.cached) AS cache_known,
+            # One pass over the covering index: questions by day, chapter and status, with what
+            # latency and cache shares count.
+            counts=f"""SELECT {d.day} AS day, {CHAPTER} AS chapter, m.status,
+                count(*) AS asked, count(m.latency_ms) AS timed, count(m.cached) AS cache_known,
                 sum(CASE WHEN m.cached THEN 1 ELSE 0 END) AS cache_hits
-                FROM {WITH_RATINGS} WHERE {WINDOW} GROUP BY 1 ORDER BY 1""",
-            # A book-mode question counts for the chapter its answer cites first.
-            chapters=f"""SELECT COALESCE(m.chapter, {d.first("chapter")}) AS chapter, {OUTCOMES}
-                FROM {WITH_RATINGS} WHERE {WINDOW} GROUP BY 1 ORDER BY 2 DESC LIMIT $5""",
-            cited=f"""SELECT {d.cited("url")} AS url, max({d.cited("section")}) AS section,
-                max({d.cited("chapter_title")}) AS chapter_title,
-                count(DISTINCT m.seq) AS answers
-                FROM {d.each_citation}
-                WHERE {WINDOW} AND {d.cited("url")} <> ''
-                GROUP BY 1 ORDER BY 4 DESC LIMIT $5""",
+                FROM messages m WHERE {WINDOW} GROUP BY 1, 2, 3""",
+            # From the few ratings to their questions: CROSS JOIN keeps SQLite's planner from
+            # looking up a rating for every question of the period (Postgres plans it freely).
+            ratings=f"""SELECT {d.day} AS day, {CHAPTER} AS chapter, r.rating, count(*) AS n
+                FROM ratings r CROSS JOIN messages m
+                WHERE m.id = r.message_id AND {WINDOW} GROUP BY 1, 2, 3""",
+            cited=f"""SELECT c.url, max(c.section) AS section,
+                max(c.chapter_title) AS chapter_title, count(*) AS answers
+                FROM citations c WHERE {window("c")}
+                GROUP BY c.url ORDER BY 4 DESC LIMIT $5""",
             rated_down=f"""SELECT m.created_at, m.question, substr(m.answer, 1, 400) AS answer,
                 {d.first("section")} AS section, {d.first("url")} AS url, r.comment
-                FROM ratings r JOIN messages m ON m.id = r.message_id
-                WHERE r.rating = 'down' AND {WINDOW}
+                FROM ratings r CROSS JOIN messages m
+                WHERE m.id = r.message_id AND r.rating = 'down' AND {WINDOW}
                 ORDER BY m.created_at DESC, m.seq DESC LIMIT $5""",
             # The rows `bookchat report gaps` reads (sql.GAPS), in its order, inside the window.
             gaps=f"""SELECT m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
                 m.status, r.rating, r.comment
-                FROM {WITH_RATINGS}
+                FROM messages m LEFT JOIN ratings r ON r.message_id = m.id
                 WHERE {WINDOW} AND (m.status = 'abstained' OR r.rating = 'down')
                 ORDER BY m.created_at DESC, m.seq DESC LIMIT $5""",
-            # The latency at a rank (an offset into the sorted latencies): one percentile.
-            latency_at=f"""SELECT m.latency_ms FROM messages m
-                WHERE {WINDOW} AND m.latency_ms IS NOT NULL
-                ORDER BY m.latency_ms LIMIT 1 OFFSET $5""",
+            # The latencies at two ranks (1-based) of the period's sorted latencies.
+            latencies=f"""SELECT ranked.latency_ms FROM (
+                SELECT m.latency_ms, row_number() OVER (ORDER BY m.latency_ms) AS position
+                FROM messages m WHERE {WINDOW} AND m.latency_ms IS NOT NULL) ranked
+                WHERE ranked.position IN ($5, $6) ORDER BY ranked.position""",
         )
 
 
 SQLITE_STATEMENTS = InsightStatements.of(SQLITE)
 POSTGRES_STATEMENTS = InsightStatements.of(POSTGRES)
 
-# Retention: messages older than $1 go (their ratings with them, by cascade), then conversations
-# older than $1 that no longer hold any message.
+# Retention: messages older than $1 go (their ratings and citation rows with them, by cascade),
+# then conversations older than $1 that no longer hold any message.
 FORGET_MESSAGES = "DELETE FROM messages WHERE created_at < $1"
 FORGET_CONVERSATIONS = """DELETE FROM conversations WHERE created_at < $1
     AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id)"""

@@ -149,7 +149,8 @@ async def _gaps(found: Aggregates, vectors: QuestionVectors, book: BookSections)
         return []
     groups: list[Gap] = group_gaps(found.gaps, await vectors.of([r.question for r in found.gaps]))
     shown = groups[:MAX_GAPS]
-    closest = await book.closest(await vectors.of([g.representative for g in shown]))
+    questions = [g.representative for g in shown]
+    closest = await book.closest(questions, await vectors.of(questions))
     return [
         GapRowOut(gap.representative, len(gap.rows), gap.abstained, gap.rated_down, gap.examples,
                   max(r.created_at for r in gap.rows).date().isoformat(), section)

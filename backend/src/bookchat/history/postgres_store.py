@@ -107,8 +107,11 @@ class PostgresConversationStore(SQLConversationStore):
 
     async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
         async with self._connection() as conn, conn.transaction():
-            for statement, args in steps:
-                await conn.execute(statement, *args)
+            try:
+                for statement, args in steps:
+                    await conn.execute(statement, *args)
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise MissingReference from exc
 
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
         async with self._connection() as conn:

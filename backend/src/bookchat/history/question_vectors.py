@@ -32,6 +32,9 @@ class QuestionVectors:
     def __len__(self) -> int:
         return len(self._known)
 
+    def __contains__(self, question: object) -> bool:
+        return question in self._known
+
     async def of(self, questions: Sequence[str]) -> NDArray[np.float32]:
         """One vector per question, in order (the texts not cached are embedded together)."""
         if not questions:

@@ -54,9 +54,12 @@ CONVERSATION_EXISTS = "SELECT 1 FROM conversations WHERE id = $1"
 DELETE_CONVERSATION = "DELETE FROM conversations WHERE id = $1"
 INSERT_MESSAGE = """INSERT INTO messages (id, conversation_id, created_at, question, mode, chapter,
     selection, selection_truncated, answer, status, citations, generator, latency_ms,
-    corpus_version, suggested_chapter, short_answer, version, locale, cached)
+    corpus_version, suggested_chapter, short_answer, version, locale, cached, cited_chapter)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-        $19)"""
+        $19, $20)"""
+# A message's cited sections as rows, for the insights (one per section URL).
+INSERT_CITATION = """INSERT INTO citations (message_id, created_at, version, locale, url, section,
+    chapter_title) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING"""
 # One statement, so a conversation is never read half-deleted: one row per message, or a single
 # row with empty message columns for a conversation without messages.
 CONVERSATION = """SELECT c.id AS conversation_id, c.created_at AS conversation_created_at,
@@ -92,12 +95,31 @@ def message_values(
     """INSERT_MESSAGE's parameters: (message id, conversation id), the record, the clipped
     selection and whether it was cut, and the time it is saved."""
     suggested = codec.json_in(record.suggested_chapter) if record.suggested_chapter else None
+    first = record.citations[0].get("chapter") if record.citations else None
     return (
         *ids, codec.time_in(now), record.question, record.mode, record.chapter, *selection,
         record.answer, record.status, codec.json_in(record.citations), record.generator,
         record.latency_ms, record.corpus_version, suggested, record.short_answer,
-        record.version, record.locale, record.cached,
+        record.version, record.locale, record.cached, str(first) if first else None,
     )  # fmt: skip
+
+
+def message_steps(
+    codec: Codec,
+    ids: tuple[str, str],
+    record: MessageRecord,
+    selection: tuple[str | None, bool],
+    now: datetime,
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements that store one message: its row, then a row per cited section URL."""
+    at = codec.time_in(now)
+    steps = [(INSERT_MESSAGE, message_values(codec, ids, record, selection, now))]
+    for url, citation in {str(c.get("url") or ""): c for c in reversed(record.citations)}.items():
+        if url:
+            values = (ids[0], at, record.version, record.locale, url,
+                      str(citation.get("section") or ""), str(citation.get("chapter_title") or ""))  # fmt: skip
+            steps.append((INSERT_CITATION, values))
+    return steps
 
 
 def conversation_from(codec: Codec, rows: list[Row]) -> Conversation | None:

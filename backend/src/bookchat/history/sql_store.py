@@ -44,7 +44,8 @@ class SQLConversationStore(ABC):
 
     @abstractmethod
     async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        """Run statements in one transaction (and, for SQLite, one trip to its thread)."""
+        """Run statements in one transaction (and, for SQLite, one trip to its thread);
+        MissingReference on a foreign key."""
 
     @abstractmethod
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
@@ -76,7 +77,7 @@ class SQLConversationStore(ABC):
         await self._execute_together(
             [
                 (sql.INSERT_CONVERSATION, (conversation_id, self.codec.time_in(created))),
-                (sql.INSERT_MESSAGE, self._message(message_id, conversation_id, record, created)),
+                *self._message(message_id, conversation_id, record, created),
             ]
         )
         return conversation_id, message_id
@@ -88,19 +89,25 @@ class SQLConversationStore(ABC):
     async def add_message(self, conversation_id: str, record: MessageRecord) -> str:
         """Store a message; return its new id (UnknownConversation if there is no such one)."""
         message_id = new_id()
-        values = self._message(message_id, conversation_id, record, datetime.now(UTC))
+        steps = self._message(message_id, conversation_id, record, datetime.now(UTC))
         try:
-            await self._execute(sql.INSERT_MESSAGE, values)
+            await self._execute_together(steps)
         except MissingReference as exc:
             raise UnknownConversation(conversation_id) from exc
         return message_id
 
     def _message(
         self, message_id: str, conversation_id: str, record: MessageRecord, at: datetime
-    ) -> Sequence[Any]:
-        """The INSERT_MESSAGE values of `record` (its selection clipped)."""
-        return sql.message_values(
-            self.codec, (message_id, conversation_id), record, clip_selection(record.selection), at
+    ) -> list[tuple[str, Sequence[Any]]]:
+        """The statements storing `record` (its selection clipped), in one transaction."""
+        return list(
+            sql.message_steps(
+                self.codec,
+                (message_id, conversation_id),
+                record,
+                clip_selection(record.selection),
+                at,
+            )
         )
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None:

@@ -7,7 +7,8 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -87,12 +88,8 @@ class SQLiteConversationStore(SQLConversationStore):
 
     async def _execute(self, statement: str, args: Sequence[Any]) -> int:
         def run(conn: sqlite3.Connection) -> int:
-            try:
+            with _foreign_keys_reported():
                 return conn.execute(sqlite_statement(statement), args).rowcount
-            except sqlite3.IntegrityError as exc:
-                if exc.sqlite_errorname == "SQLITE_CONSTRAINT_FOREIGNKEY":
-                    raise MissingReference from exc
-                raise
 
         return await asyncio.to_thread(self._run, run)
 
@@ -100,8 +97,9 @@ class SQLiteConversationStore(SQLConversationStore):
         def run(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN")
             try:
-                for statement, args in steps:
-                    conn.execute(sqlite_statement(statement), args)
+                with _foreign_keys_reported():
+                    for statement, args in steps:
+                        conn.execute(sqlite_statement(statement), args)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -124,6 +122,17 @@ class SQLiteConversationStore(SQLConversationStore):
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+@contextmanager
+def _foreign_keys_reported() -> Iterator[None]:
+    """A foreign key that fails inside the block raises MissingReference."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if exc.sqlite_errorname == "SQLITE_CONSTRAINT_FOREIGNKEY":
+            raise MissingReference from exc
+        raise
 
 
 def _enable_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
