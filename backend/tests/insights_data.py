@@ -85,7 +85,9 @@ async def backdate(store: ConversationStore, conversation_id: str, message_id: s
     at = store.codec.time_in(moment)
     await store._execute("UPDATE messages SET created_at = $1 WHERE id = $2", (at, message_id))
     # The message's cited sections carry its time too (the insights count them by it).
-    await store._execute("UPDATE citations SET created_at = $1 WHERE message_id = $2", (at, message_id))
+    await store._execute(
+        "UPDATE citations SET created_at = $1 WHERE message_id = $2", (at, message_id)
+    )
     await store._execute(
         "UPDATE conversations SET created_at = $1 WHERE id = $2 AND created_at > $1",
         (at, conversation_id),

@@ -4,6 +4,8 @@ export interface Totals {
   asked: number;
   grounded: number;
   abstained: number;
+  /** Neither answered nor declined: the book's closest places shown instead of an answer. */
+  related: number;
   rated_up: number;
   rated_down: number;
 }
@@ -13,6 +15,7 @@ export interface Day {
   asked: number;
   grounded: number;
   abstained: number;
+  related: number;
   rated_down: number;
 }
 
@@ -23,6 +26,7 @@ export interface ChapterRow {
   asked: number;
   grounded: number;
   abstained: number;
+  related: number;
   rated_down: number;
   answered_share: number;
   declined_share: number;

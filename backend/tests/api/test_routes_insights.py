@@ -96,7 +96,7 @@ def test_the_seeded_week_is_counted(client: TestClient) -> None:
     data = answer.json()
     assert (data["since"], data["until"], data["book_url"]) == (WEEK["since"], WEEK["until"], BOOK)
     assert data["totals"] == {
-        "asked": 7, "grounded": 4, "abstained": 3, "rated_up": 1, "rated_down": 1,
+        "asked": 7, "grounded": 4, "abstained": 3, "related": 0, "rated_up": 1, "rated_down": 1,
     }  # fmt: skip
     # Every day of the window, quiet ones as zeros.
     assert [d["day"] for d in data["days"]] == [

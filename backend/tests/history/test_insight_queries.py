@@ -9,7 +9,7 @@ import pytest
 from bookchat.history import ConversationStore
 from bookchat.history.errors import BadWindow
 from bookchat.history.insight_records import ChapterCount, Outcomes, Window
-from tests.insights_data import CREATE, MERGE, RESET, SCRIPT, seed
+from tests.insights_data import CREATE, MERGE, RESET, SCRIPT, Asked, seed
 
 NEWEST = datetime.now(UTC).date() - timedelta(days=2)
 WEEK = Window.of_days(NEWEST - timedelta(days=6), NEWEST)
@@ -125,3 +125,22 @@ def test_a_window_is_whole_utc_days_and_refuses_nonsense() -> None:
                          (None, date.max)]:  # fmt: skip
         with pytest.raises(BadWindow):
             Window.of_days(since, until)
+
+
+async def test_latencies_are_counted_to_the_millisecond_alike_in_both_databases(
+    store: ConversationStore,
+) -> None:
+    seeded = [Asked(0, f"Question {ms}?", latency_ms=ms) for ms in (1.9, 2.2, 7.99)]
+    await seed(store, NEWEST, seeded)
+    found = await store.insights(WEEK)
+    # Nearest rank: the 2nd of 3 for p50, the 3rd for p95; fractions of a millisecond are cut.
+    assert (found.latency_p50_ms, found.latency_p95_ms, found.timed) == (2.0, 7.0, 3)
+
+
+async def test_a_third_status_is_counted_as_such(store: ConversationStore) -> None:
+    # `related`: the book's closest places shown instead of an answer.
+    await seed(store, NEWEST, [Asked(0, "Is Git a database?", "related", "internals")])
+    found = await store.insights(WEEK)
+    expected = Outcomes(asked=1, related=1)
+    assert [(d.day, d.outcomes) for d in found.days] == [(NEWEST.isoformat(), expected)]
+    assert found.chapters == [ChapterCount("internals", expected)]

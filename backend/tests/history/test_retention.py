@@ -10,7 +10,6 @@ from bookchat.history.retention import cutoff, forget_old, keep_history
 from tests.history.conftest import Backend
 from tests.insights_data import backdate
 
-
 CITED = [{"chapter": "c", "chapter_title": "C", "section": "S", "url": "/docs/c#s"}]
 
 

@@ -27,6 +27,7 @@ export function Chapters({chapters, bookUrl, theme}: {chapters: ChapterRow[]; bo
         ? [
             {label: 'Answered', values: shown.map((c) => c.grounded), color: '--answered'},
             {label: 'Declined', values: shown.map((c) => c.abstained), color: '--declined'},
+            ...(shown.some((c) => c.related) ? [{label: 'Partly covered', values: shown.map((c) => c.related), color: '--related'}] : []),
           ]
         : [{label: 'Declined share', values: shown.map((c) => c.declined_share), color: '--declined'}],
     [shown, rank],

@@ -11,10 +11,13 @@ export function OverTime({days, theme}: {days: Day[]; theme: Theme}) {
     () => [
       {label: 'Answered', values: days.map((d) => d.grounded), color: '--answered'},
       {label: 'Declined', values: days.map((d) => d.abstained), color: '--declined'},
+      // A third status (the closest places shown instead of an answer), when there is one.
+      ...(days.some((d) => d.related) ? [{label: 'Partly covered', values: days.map((d) => d.related), color: '--related'}] : []),
     ],
     [days],
   );
   const asked = days.reduce((sum, d) => sum + d.asked, 0);
+  const related = days.some((d) => d.related > 0);
   return (
     <section aria-labelledby="time-title" className="card wide">
       <h2 id="time-title">Questions over time</h2>
@@ -30,6 +33,7 @@ export function OverTime({days, theme}: {days: Day[]; theme: Theme}) {
           {label: 'Asked', value: (d) => d.asked, numeric: true},
           {label: 'Answered', value: (d) => d.grounded, numeric: true},
           {label: 'Declined', value: (d) => d.abstained, numeric: true},
+          ...(related ? [{label: 'Partly covered', value: (d: Day) => d.related, numeric: true}] : []),
           {label: 'Rated down', value: (d) => d.rated_down, numeric: true},
         ]}
       />

@@ -8,7 +8,7 @@ export function Overview({insights}: {insights: Insights}) {
   const tiles: [string, string, string][] = [
     ['Questions', count(totals.asked), `${insights.since} – ${insights.until}`],
     ['Answered', share(of(totals.grounded)), `${count(totals.grounded)} questions`],
-    ['Declined', share(of(totals.abstained)), `${count(totals.abstained)} questions`],
+    ['Declined', share(of(totals.abstained)), `${count(totals.abstained)} questions${totals.related ? `, ${count(totals.related)} partly covered` : ''}`],
     ['Rated down', count(totals.rated_down), `${count(totals.rated_up)} rated up`],
     ['Answer time', ms(latency.p50_ms), `p95 ${ms(latency.p95_ms)}`],
     ['From the answer cache', share(cache.hit_share), `${count(cache.hits)} of ${count(cache.recorded)}`],

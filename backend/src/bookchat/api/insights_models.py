@@ -17,6 +17,7 @@ class Totals(_Out):
     abstained: int
     rated_up: int
     rated_down: int
+    related: int
 
 
 class InsightsDay(_Out):
@@ -27,6 +28,7 @@ class InsightsDay(_Out):
     grounded: int
     abstained: int
     rated_down: int
+    related: int
 
 
 class InsightsChapter(_Out):
@@ -39,6 +41,7 @@ class InsightsChapter(_Out):
     grounded: int
     abstained: int
     rated_down: int
+    related: int
     answered_share: float
     declined_share: float
 

@@ -34,31 +34,16 @@ class Gap:
         """The question that stands for the group (the first one asked)."""
         return min(self.rows, key=lambda r: r.created_at).question
 
-    @property
-    def abstained(self) -> int:
-        """How many of its questions the book declined."""
-        return sum(r.status == "abstained" for r in self.rows)
-
-    @property
-    def rated_down(self) -> int:
-        """How many of its answers readers rated down."""
-        return sum(r.rating == "down" for r in self.rows)
-
-    @property
-    def examples(self) -> list[str]:
-        """Its first few distinct phrasings."""
-        return list(dict.fromkeys(r.question for r in self.rows))[:_EXAMPLES]
-
     def to_json(self) -> dict[str, object]:
         """The group as report data."""
         chapters = Counter(r.chapter or "(whole book)" for r in self.rows)
         return {
             "question": self.representative,
             "asked": len(self.rows),
-            "abstained": self.abstained,
-            "rated_down": self.rated_down,
+            "abstained": sum(r.status == "abstained" for r in self.rows),
+            "rated_down": sum(r.rating == "down" for r in self.rows),
             "chapters": dict(chapters.most_common()),
-            "examples": self.examples,
+            "examples": list(dict.fromkeys(r.question for r in self.rows))[:_EXAMPLES],
             "comments": [r.comment for r in self.rows if r.comment][:_EXAMPLES],
             "last_asked": max(r.created_at for r in self.rows).isoformat(timespec="seconds"),
         }
@@ -72,20 +57,22 @@ def group_gaps(rows: Sequence[GapRow], vectors: NDArray[np.float32]) -> list[Gap
     centroids are rows of one matrix, so a question is compared with every group at once.
     """
     gaps: list[Gap] = []
-    sums = np.zeros((len(rows), vectors.shape[1] if len(rows) else 0), dtype=np.float32)
-    norms = np.zeros(len(rows), dtype=np.float32)
+    width = vectors.shape[1] if len(rows) else 0
+    sums = np.zeros((len(rows), width), dtype=np.float32)
+    # Each centroid divided by its length: one product scores a question against every group.
+    units = np.zeros((len(rows), width), dtype=np.float32)
     for row, vector in zip(rows, vectors, strict=True):
         made = len(gaps)
         chosen = made
         if made:
-            scores = sums[:made] @ vector / np.maximum(norms[:made], 1e-12)
-            top = scores.max()
-            if top >= SAME_TOPIC:
-                chosen = made - 1 - int(np.argmax(scores[::-1] == top))
+            scores = units[:made] @ vector
+            last_best = made - 1 - int(np.argmax(scores[::-1]))
+            if scores[last_best] >= SAME_TOPIC:
+                chosen = last_best
         if chosen == made:
             gaps.append(Gap())
         sums[chosen] += vector
-        norms[chosen] = np.linalg.norm(sums[chosen])
+        units[chosen] = sums[chosen] / max(float(np.linalg.norm(sums[chosen])), 1e-12)
         gaps[chosen].rows.append(row)
         gaps[chosen].centroid = sums[chosen]
     return sorted(

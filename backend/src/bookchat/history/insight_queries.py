@@ -32,7 +32,7 @@ MAX_CITED = 20
 MAX_RATED_DOWN = 50
 # As many gap questions as `bookchat report gaps` reads by default (the newest ones).
 MAX_GAP_QUESTIONS = 1_000
-_STATUS = {"grounded": "grounded", "abstained": "abstained"}
+_STATUS = {"grounded": "grounded", "abstained": "abstained", "related": "related"}
 _RATING = {"up": "rated_up", "down": "rated_down"}
 
 
@@ -107,12 +107,15 @@ async def aggregate(
 async def _percentiles(
     fetch: Fetch, statements: InsightStatements, base: tuple[Any, ...], timed: int
 ) -> tuple[float | None, float | None]:
-    """The nearest-rank p50 and p95 of the window's latencies, in one sort."""
+    """The nearest-rank p50 and p95 of the window's latencies, to the millisecond (cut)."""
     if not timed:
         return None, None
-    ranks = (nearest_rank(0.5, timed), nearest_rank(0.95, timed))
-    rows = await fetch(statements.latencies, (*base, *ranks))
-    values = [float(row["latency_ms"]) for row in rows]
-    if len(values) == 1:  # both ranks are the same question
-        return values[0], values[0]
-    return (values[0], values[1]) if len(values) == 2 else (None, None)
+    wanted = [nearest_rank(0.5, timed), nearest_rank(0.95, timed)]
+    found: list[float] = []
+    seen = 0
+    for row in await fetch(statements.latencies, base):
+        seen += int(row["n"])
+        while wanted and seen >= wanted[0]:
+            found.append(float(row["ms"]))
+            wanted.pop(0)
+    return (found[0], found[1]) if len(found) == 2 else (None, None)

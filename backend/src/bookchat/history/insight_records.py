@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from bookchat.history.errors import BadWindow
 from bookchat.history.records import GapRow
 
-OUTCOME_FIELDS = ("asked", "grounded", "abstained", "rated_up", "rated_down")
+OUTCOME_FIELDS = ("asked", "grounded", "abstained", "rated_up", "rated_down", "related")
 # The period shown when none is asked for, and the longest one that may be asked for.
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -62,6 +62,9 @@ class Outcomes:
     abstained: int = 0
     rated_up: int = 0
     rated_down: int = 0
+    # Any status besides answered and declined: `related`, the book's closest places shown
+    # instead of an answer (the API's third status).
+    related: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ module's constants are formatted into the statements (never a value: values are 
 parameters), hence the file-wide exception to ruff's S608.
 
 Every statement takes the window as $1 (start, inclusive), $2 (end, exclusive), $3 (version or
-null) and $4 (locale or null); $5 and $6, when there are, are a row limit or ranks.
+null) and $4 (locale or null); $5, when there is one, is a row limit.
 """
 
 # ruff: noqa: S608
@@ -16,22 +16,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bookchat.history.sql import GAP_COLUMNS, IS_GAP
+
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """How one database says what the statements need."""
 
     day: str  # the UTC calendar day of m.created_at (YYYY-MM-DD text, or a date)
+    whole_ms: str  # m.latency_ms cut to whole milliseconds
     first: Callable[[str], str]  # a field of m's first citation, as text
 
 
 SQLITE = Dialect(
     day="substr(m.created_at, 1, 10)",
+    whole_ms="CAST(m.latency_ms AS INTEGER)",
     first=lambda name: f"json_extract(m.citations, '$[0].{name}')",
 )
 POSTGRES = Dialect(
     # A date, not to_char's text: formatting every row costs more than the counting.
     day="CAST(m.created_at AT TIME ZONE 'UTC' AS date)",
+    whole_ms="CAST(trunc(m.latency_ms) AS bigint)",
     first=lambda name: f"(m.citations -> 0 ->> '{name}')",
 )
 
@@ -85,16 +90,14 @@ class InsightStatements:
                 WHERE m.id = r.message_id AND r.rating = 'down' AND {WINDOW}
                 ORDER BY m.created_at DESC, m.seq DESC LIMIT $5""",
             # The rows `bookchat report gaps` reads (sql.GAPS), in its order, inside the window.
-            gaps=f"""SELECT m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
-                m.status, r.rating, r.comment
+            gaps=f"""SELECT {GAP_COLUMNS}
                 FROM messages m LEFT JOIN ratings r ON r.message_id = m.id
-                WHERE {WINDOW} AND (m.status = 'abstained' OR r.rating = 'down')
+                WHERE {WINDOW} AND {IS_GAP}
                 ORDER BY m.created_at DESC, m.seq DESC LIMIT $5""",
-            # The latencies at two ranks (1-based) of the period's sorted latencies.
-            latencies=f"""SELECT ranked.latency_ms FROM (
-                SELECT m.latency_ms, row_number() OVER (ORDER BY m.latency_ms) AS position
-                FROM messages m WHERE {WINDOW} AND m.latency_ms IS NOT NULL) ranked
-                WHERE ranked.position IN ($5, $6) ORDER BY ranked.position""",
+            # The latencies to the millisecond, counted: their percentiles without a sort of
+            # every latency.
+            latencies=f"""SELECT {d.whole_ms} AS ms, count(*) AS n FROM messages m
+                WHERE {WINDOW} AND m.latency_ms IS NOT NULL GROUP BY 1 ORDER BY 1""",
         )
 
 

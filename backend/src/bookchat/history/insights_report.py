@@ -7,106 +7,26 @@ or a time of day.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 
-from bookchat.history.book_sections import BookSections, SectionLink
+from bookchat.history.book_sections import BookSections
 from bookchat.history.gap_report import Gap, group_gaps
-from bookchat.history.insight_records import Aggregates, CitedSection, Outcomes, Window
+from bookchat.history.insight_records import Aggregates, Outcomes, Window
+from bookchat.history.insight_rows import (
+    CacheShare,
+    ChapterRow,
+    DayRow,
+    GapRowOut,
+    InsightsReport,
+    Latency,
+    RatedDownRow,
+)
 from bookchat.history.question_vectors import QuestionVectors
 from bookchat.history.store import ConversationStore
 
 # The gaps shown (biggest first), and the words kept of a rated-down answer.
 MAX_GAPS = 30
 ANSWER_WORDS = 30
-
-
-@dataclass(frozen=True, slots=True)
-class DayRow:
-    """One UTC day's questions by outcome."""
-
-    day: str
-    asked: int
-    grounded: int
-    abstained: int
-    rated_down: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChapterRow:
-    """One chapter's questions; `chapter` None gathers book questions that cited nothing."""
-
-    chapter: str | None
-    title: str
-    url: str | None
-    asked: int
-    grounded: int
-    abstained: int
-    rated_down: int
-    answered_share: float
-    declined_share: float
-
-
-@dataclass(frozen=True, slots=True)
-class GapRowOut:
-    """One group of questions the book did not answer, and where an answer would go."""
-
-    question: str
-    asked: int
-    abstained: int
-    rated_down: int
-    examples: list[str]
-    last_asked: str
-    closest: SectionLink | None
-
-
-@dataclass(frozen=True, slots=True)
-class RatedDownRow:
-    """An answer a reader rated down: the day, the question, the answer's first words."""
-
-    asked_on: str
-    question: str
-    answer_start: str
-    section: str | None
-    url: str | None
-    comment: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Latency:
-    """Answer times (nearest-rank percentiles) over the questions that recorded one."""
-
-    p50_ms: float | None
-    p95_ms: float | None
-    measured: int
-
-
-@dataclass(frozen=True, slots=True)
-class CacheShare:
-    """How many answers the answer cache served, of those stored with that fact."""
-
-    hits: int
-    recorded: int
-    hit_share: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class InsightsReport:
-    """Everything the insights page shows for one window."""
-
-    since: str
-    until: str
-    version: str | None
-    locale: str | None
-    book_url: str | None
-    totals: Outcomes
-    days: list[DayRow]
-    chapters: list[ChapterRow]
-    cited_sections: list[CitedSection]
-    gaps: list[GapRowOut]
-    rated_down: list[RatedDownRow]
-    latency: Latency
-    answer_cache: CacheShare
 
 
 def _share(part: int, whole: int) -> float:
@@ -122,7 +42,7 @@ def _days(window: Window, found: Aggregates) -> list[DayRow]:
     for n in range((last - first).days + 1):
         day = (first + timedelta(days=n)).isoformat()
         o = by_day.get(day, Outcomes())
-        rows.append(DayRow(day, o.asked, o.grounded, o.abstained, o.rated_down))
+        rows.append(DayRow(day, o.asked, o.grounded, o.abstained, o.rated_down, o.related))
     return rows
 
 
@@ -134,7 +54,7 @@ def _chapters(found: Aggregates, book: BookSections) -> list[ChapterRow]:
         o = c.outcomes
         rows.append(ChapterRow(
             c.chapter, title, name.url if name else None, o.asked, o.grounded, o.abstained,
-            o.rated_down, _share(o.grounded, o.asked), _share(o.abstained, o.asked),
+            o.rated_down, o.related, _share(o.grounded, o.asked), _share(o.abstained, o.asked),
         ))  # fmt: skip
     return rows
 
@@ -151,11 +71,25 @@ async def _gaps(found: Aggregates, vectors: QuestionVectors, book: BookSections)
     shown = groups[:MAX_GAPS]
     questions = [g.representative for g in shown]
     closest = await book.closest(questions, await vectors.of(questions))
-    return [
-        GapRowOut(gap.representative, len(gap.rows), gap.abstained, gap.rated_down, gap.examples,
-                  max(r.created_at for r in gap.rows).date().isoformat(), section)
-        for gap, section in zip(shown, closest, strict=True)
-    ]  # fmt: skip
+    out = []
+    for gap, section in zip(shown, closest, strict=True):
+        # The report's own figures for the group, so the page and `report gaps` say the same.
+        data = gap.to_json()
+        examples = data["examples"]
+        assert isinstance(examples, list)
+        out.append(
+            GapRowOut(
+                gap.representative, len(gap.rows), _int(data["abstained"]),
+                _int(data["rated_down"]), [str(e) for e in examples],
+                max(r.created_at for r in gap.rows).date().isoformat(), section,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _int(value: object) -> int:
+    assert isinstance(value, int)
+    return value
 
 
 async def build_report(

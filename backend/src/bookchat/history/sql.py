@@ -77,12 +77,15 @@ RATE = """INSERT INTO ratings (message_id, rating, comment, rated_at)
     SELECT id, $2, $3, $4 FROM messages WHERE id = $1
     ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
         comment = excluded.comment, rated_at = excluded.rated_at"""
-GAPS = """SELECT m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
-    m.status, r.rating, r.comment
+# What a gap question is, and what of it is read: shared by `bookchat report gaps` (GAPS) and the
+# insights (insight_sql), so both always read the same questions.
+GAP_COLUMNS = """m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
+    m.status, r.rating, r.comment"""
+IS_GAP = "(m.status = 'abstained' OR r.rating = 'down')"
+GAPS = f"""SELECT {GAP_COLUMNS}
     FROM messages m LEFT JOIN ratings r ON r.message_id = m.id
-    WHERE m.created_at > $1 AND m.created_at <= $2
-        AND (m.status = 'abstained' OR r.rating = 'down')
-    ORDER BY m.created_at DESC, m.seq DESC LIMIT $3"""
+    WHERE m.created_at > $1 AND m.created_at <= $2 AND {IS_GAP}
+    ORDER BY m.created_at DESC, m.seq DESC LIMIT $3"""  # noqa: S608 - constants only
 
 
 def message_values(
@@ -114,11 +117,13 @@ def message_steps(
     """The statements that store one message: its row, then a row per cited section URL."""
     at = codec.time_in(now)
     steps = [(INSERT_MESSAGE, message_values(codec, ids, record, selection, now))]
-    for url, citation in {str(c.get("url") or ""): c for c in reversed(record.citations)}.items():
+    # One row per URL, with the first citation of it (dict keys keep the last one written).
+    for url, cited in {str(c.get("url") or ""): c for c in reversed(record.citations)}.items():
         if url:
-            values = (ids[0], at, record.version, record.locale, url,
-                      str(citation.get("section") or ""), str(citation.get("chapter_title") or ""))  # fmt: skip
-            steps.append((INSERT_CITATION, values))
+            titles = (str(cited.get("section") or ""), str(cited.get("chapter_title") or ""))
+            steps.append(
+                (INSERT_CITATION, (ids[0], at, record.version, record.locale, url, *titles))
+            )
     return steps
 
 
