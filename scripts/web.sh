@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The web half of bookchat: the theme package @bookchat/docusaurus-theme (frontend/) and the
-# Docusaurus site that uses it (website/).
-#   scripts/web.sh install   npm ci when node_modules is missing or older than the lockfile
+# The web half of bookchat: the theme package @bookchat/docusaurus-theme (frontend/), the
+# Docusaurus site that uses it (website/) and the authors' insights page (insights/, served by the
+# API at /insights).
+#   scripts/web.sh install   npm ci when node_modules is missing or older than the lockfile, then
+#                            the insights page when it is missing or older than its sources
+#   scripts/web.sh insights  build the insights page into backend/src/bookchat/api/insights_page
 #   scripts/web.sh theme     build the theme package (frontend/lib: what `npm pack` ships)
 #   scripts/web.sh test      unit tests + typecheck + build + browser tests (needs the backend venv)
 #   scripts/web.sh build     static site into website/build (BOOKCHAT_API_URL, default http://127.0.0.1:8000)
@@ -14,10 +17,24 @@ export NO_UPDATE_NOTIFIER=1 npm_config_update_notifier=false npm_config_fund=fal
 # The browser tests run Debian's chromium: nothing may fetch a browser build of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-install() {
+INSIGHTS_PAGE=backend/src/bookchat/api/insights_page
+
+deps() {
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     npm ci --no-audit --no-fund
   fi
+}
+
+install() {
+  deps
+  if [ ! -f "$INSIGHTS_PAGE/index.html" ] || [ -n "$(find insights/src insights/index.html insights/vite.config.ts insights/package.json package-lock.json -newer "$INSIGHTS_PAGE/index.html" -print -quit)" ]; then
+    insights
+  fi
+}
+
+# The page the API serves at /insights: built into the backend package (git ignores the folder).
+insights() {
+  npm run --silent build --workspace @bookchat/insights -- --logLevel warn
 }
 
 ensure_chromium() {
@@ -56,8 +73,11 @@ test_all() {
   local status=0
   echo "== theme unit tests (vitest)"
   npm run --silent test --workspace @bookchat/docusaurus-theme || status=1
+  echo "== insights page unit tests (vitest)"
+  npm run --silent test --workspace @bookchat/insights || status=1
   echo "== typecheck"
   npm run --silent typecheck --workspace @bookchat/docusaurus-theme || status=1
+  npm run --silent typecheck --workspace @bookchat/insights || status=1
   npm run --silent typecheck --workspace website || status=1
   echo "== theme package build (tsc -> frontend/lib)"
   theme || { echo "web.sh: theme build failed" >&2; echo "0 passed, 1 failed"; return 1; }
@@ -87,11 +107,12 @@ serve() {
 
 case "${1:-}" in
   install) install ;;
+  insights) deps; insights ;;
   test) test_all ;;
   theme) install; theme ;;
   unit) install; npm run --silent test --workspace @bookchat/docusaurus-theme ;;
   e2e) install; theme; ensure_chromium; shift; e2e "$@" ;;
   build) build ;;
   serve) serve ;;
-  *) echo "usage: $0 {install|theme|test|unit|e2e|build|serve}" >&2; exit 2 ;;
+  *) echo "usage: $0 {install|insights|theme|test|unit|e2e|build|serve}" >&2; exit 2 ;;
 esac

@@ -149,6 +149,12 @@ class Settings(BaseSettings):
 
     # Conversations.
     database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
+    # Days questions are kept (the insights page reads them); older ones are deleted at start-up
+    # and every hour. 0 keeps them forever.
+    history_days: int = Field(default=90, ge=0, le=36_500, alias="BOOKCHAT_HISTORY_DAYS")
+    # The book's address (scheme and host, e.g. https://book.example.org), so the insights page
+    # links to its sections. Unset: the first of BOOKCHAT_CORS_ORIGINS, the site that asks.
+    site_url: str | None = Field(default=None, alias="BOOKCHAT_SITE_URL")
 
     # HTTP.
     rate_limit: str = Field(default="20/minute", alias="BOOKCHAT_RATE_LIMIT")
@@ -192,6 +198,14 @@ class Settings(BaseSettings):
     def store_dir(self) -> Path:
         """Folder of the embedded vector store."""
         return self.data_dir / ("edge" if self.embedded_engine == "edge" else "qdrant")
+
+    @property
+    def book_origin(self) -> str | None:
+        """Where the book is read (for links from the insights page): BOOKCHAT_SITE_URL, else the
+        first CORS origin that names one site, else None."""
+        if self.site_url:
+            return self.site_url.rstrip("/")
+        return next((o.rstrip("/") for o in self.cors_origins if o.strip() != "*"), None)
 
     @property
     def answer_cache_kind(self) -> Literal["memory", "redis", "off"]:

@@ -63,6 +63,7 @@ DECLARED = {
     ("/health", "get"): {"200", "500", "503"},
     ("/metrics", "get"): {"200", "500"},
     ("/api/admin/ingest", "post"): {"200", "400", "401", "403", "422", "500", "503"},
+    ("/api/admin/insights", "get"): {"200", "400", "401", "403", "422", "429", "500", "503"},
     ("/api/conversations/{conversation_id}", "get"): {"200", "404", "422", "500", "503"},
     ("/api/conversations/{conversation_id}", "delete"): {"204", "404", "422", "500", "503"},
     ("/api/feedback", "post"): {"204", "400", "404", "422", "500", "503"},
@@ -104,6 +105,7 @@ def test_the_request_schema_states_what_each_mode_needs(client: Any) -> None:
 def test_the_admin_route_declares_its_bearer_token(client: Any) -> None:
     openapi = client.get("/openapi.json").json()
     assert _operation(openapi, "/api/admin/ingest", "post")["security"] == [{"HTTPBearer": []}]
+    assert _operation(openapi, "/api/admin/insights", "get")["security"] == [{"HTTPBearer": []}]
     assert openapi["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
 
 
@@ -117,3 +119,26 @@ def test_an_answer_links_to_its_conversation_and_its_rating(client: Any) -> None
     }
     assert {link["operationId"] for link in links.values()} <= operation_ids
     assert links["RateAnswer"]["requestBody"] == {"message_id": "$response.body#/message_id"}
+
+
+def test_the_insights_example_in_api_md_has_every_field_of_the_schema(client: Any) -> None:
+    section = _section("GET /api/admin/insights")
+    example = json.loads(re.search(r"```json\n(.*?)```", section, re.S)[1])  # type: ignore[index]
+    openapi = client.get("/openapi.json").json()
+    fields = {name: set(_schema(openapi, name)["properties"]) for name in (
+        "InsightsOut", "Totals", "InsightsDay", "InsightsChapter", "CitedSectionOut",
+        "InsightsGap", "SectionLinkOut", "RatedDownOut", "LatencyOut", "CacheShareOut",
+    )}  # fmt: skip
+    assert set(example) == fields["InsightsOut"]
+    assert set(example["totals"]) == fields["Totals"]
+    assert set(example["days"][0]) == fields["InsightsDay"]
+    assert set(example["chapters"][0]) == fields["InsightsChapter"]
+    assert set(example["cited_sections"][0]) == fields["CitedSectionOut"]
+    assert set(example["gaps"][0]) == fields["InsightsGap"]
+    assert set(example["gaps"][0]["closest"]) == fields["SectionLinkOut"]
+    assert set(example["rated_down"][0]) == fields["RatedDownOut"]
+    assert set(example["latency"]) == fields["LatencyOut"]
+    assert set(example["answer_cache"]) == fields["CacheShareOut"]
+    parameters = _operation(openapi, "/api/admin/insights", "get")["parameters"]
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE))
+    assert {p["name"] for p in parameters} == documented

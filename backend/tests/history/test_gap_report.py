@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,8 @@ def test_the_command_prints_markdown_or_json(make_settings, tmp_path: Path) -> N
         "BOOKCHAT_DATA_DIR": str(settings.data_dir),
         "PATH": "/usr/bin:/bin",
         "HOME": str(Path.home()),
+        # The code under test, when the suite runs it from another checkout than the venv's.
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
     }
     run = [sys.executable, "-m", "bookchat.cli", "report", "gaps", "--since", "7"]
     markdown = subprocess.run(run, capture_output=True, text=True, env=env, check=True).stdout

@@ -166,3 +166,43 @@ async def test_upgrading_to_short_answers_keeps_earlier_messages(backend: Backen
         ("Kept?", None),
         ("When?", "2.23"),
     ]
+
+
+async def test_upgrading_to_insights_fills_in_earlier_messages_citations(backend: Backend) -> None:
+    # The release before messages kept what the insights count.
+    before = next(m.version for m in load_migrations("sqlite") if m.name == "insights") - 1
+    await _database_as_of(backend, release=before)
+    citations = (
+        '[{"chapter": "branching", "chapter_title": "Branching", "section": "Merging",'
+        ' "url": "/docs/branching#merging"}, {"chapter": "internals", "chapter_title": "Internals",'
+        ' "section": "Objects", "url": "/docs/internals#objects"}]'
+    )
+    cast = "" if backend.name == "sqlite" else "::jsonb"
+    await backend.rows(
+        "INSERT INTO messages (id, conversation_id, created_at, question, mode, answer, status,"
+        " generator, citations) VALUES ('m2', 'old', '2026-01-01T00:00:01.000000+00:00',"
+        f" 'Cited?', 'book', 'Yes [1].', 'grounded', 'extractive', '{citations}'{cast})"
+    )
+    store = backend.new_store()
+    try:
+        await store.migrate()
+        await store.add_message(
+            "old",
+            MessageRecord("Now?", "book", "Yes.", "grounded", "extractive", version="1.0",
+                          locale="fr", cached=True),
+        )  # fmt: skip
+        rows = await backend.rows(
+            "SELECT question, version, locale, cached, cited_chapter FROM messages ORDER BY seq"
+        )
+        cited = await backend.rows("SELECT message_id, url, section FROM citations ORDER BY url")
+    finally:
+        await store.close()
+    assert [(q, v, lo, None if c is None else bool(c), ch) for q, v, lo, c, ch in rows] == [
+        ("Kept?", None, None, None, None),
+        ("Cited?", None, None, None, "branching"),
+        ("Now?", "1.0", "fr", True, None),
+    ]
+    assert cited == [
+        ("m2", "/docs/branching#merging", "Merging"),
+        ("m2", "/docs/internals#objects", "Objects"),
+    ]

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI
 from slowapi.errors import RateLimitExceeded
@@ -16,10 +17,12 @@ from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.api import routes_admin, routes_catalog, routes_conversations
 from bookchat.api.errors import install_error_handlers
+from bookchat.api.insights_page import PAGE_DIR, InsightsPage
 from bookchat.api.methods import install_method_handling
 from bookchat.api.metrics import Metrics
 from bookchat.api.rate_limit import build_limiter, rate_limit_exceeded
 from bookchat.api.request_context import RequestContext
+from bookchat.api.routes_insights import insights_router
 from bookchat.api.routes_query import query_router
 from bookchat.api.services import Services
 from bookchat.cache import answer_cache_for
@@ -27,6 +30,8 @@ from bookchat.cache.key import answerer_fingerprint
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.history import ConversationStore, HistoryUnavailable, conversation_store_for
+from bookchat.history.question_vectors import QuestionVectors
+from bookchat.history.retention import keep_history
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.retrieval.serial_store import SerialStore
 from bookchat.vectorstore import StoreLocked, StoreUnavailable, VectorStore, open_store
@@ -64,8 +69,10 @@ def create_app(
     embedder: Embedder | None = None,
     history: ConversationStore | None = None,
     admin_token: str | None = None,
+    insights_page: Path = PAGE_DIR,
 ) -> FastAPI:
-    """The bookchat API; `store`/`embedder`/`history` given here are used, not closed, by it."""
+    """The bookchat API; `store`/`embedder`/`history` given here are used, not closed, by it
+    (`insights_page`: the folder the built /insights page is served from)."""
     metrics = Metrics()
 
     @asynccontextmanager
@@ -103,6 +110,7 @@ def create_app(
             answers=answers,
             history=conversations,
             metrics=metrics,
+            question_vectors=QuestionVectors(model),
             admin_token=admin_token,
             generator=llm,
             answer_cache=cache,
@@ -110,6 +118,7 @@ def create_app(
         )
         app.state.services = found
         found.start_warming()
+        retention = asyncio.create_task(keep_history(conversations, settings.history_days))
         # In the background: start-up does not wait for a slow or absent model server.
         probing = (
             asyncio.create_task(llm.probe(announce=True)) if llm and settings.llm_probe else None
@@ -122,6 +131,9 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError):
                     await probing
             found.stop_warming()
+            retention.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await retention
             if refresher is not None:
                 refresher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -163,5 +175,7 @@ def create_app(
     app.include_router(routes_catalog.router)
     app.include_router(routes_admin.router)
     app.include_router(routes_conversations.router)
+    app.include_router(insights_router(limiter, settings))
+    app.mount("/insights", InsightsPage(insights_page), name="insights")
     app.add_middleware(RequestContext, metrics=metrics)
     return app

@@ -15,7 +15,12 @@ from starlette.responses import JSONResponse, Response
 
 from bookchat.answer.schema import IndexNotReady, MissingInput, UnknownChapter
 from bookchat.api.admin_errors import AdminDisabled, AdminForbidden, AdminUnauthorized, BadDocsDir
-from bookchat.history.errors import HistoryUnavailable, UnknownConversation, UnknownMessage
+from bookchat.history.errors import (
+    BadWindow,
+    HistoryUnavailable,
+    UnknownConversation,
+    UnknownMessage,
+)
 from bookchat.ingest.manifest import ManifestError
 from bookchat.retrieval.editions import UnknownEdition
 from bookchat.vectorstore import StoreUnavailable
@@ -62,6 +67,7 @@ ERRORS: dict[type[Exception], tuple[int, Detail]] = {
     UnknownMessage: (404, "Unknown message: nothing to rate."),
     HistoryUnavailable: (503, "Conversations are unavailable right now; try again."),
     BadDocsDir: (400, "`docs_dir` is not a folder on the server."),
+    BadWindow: (400, lambda exc: exc.reason if isinstance(exc, BadWindow) else "Bad period."),
     ManifestError: (
         400,
         "No usable bookchat-routes.json in the site's build: build the site with "

@@ -17,6 +17,9 @@ from bookchat.api.client_address import client_address_func
 from bookchat.config import Settings
 
 QUERY_SCOPE = "query"
+# The authors' insights count apart from readers' questions: opening the page spends none of
+# the questions its author may ask from the same address.
+INSIGHTS_SCOPE = "insights"
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -40,11 +43,14 @@ def build_limiter(settings: Settings) -> Limiter:
     )
 
 
-def query_limit(limiter: Limiter, settings: Settings) -> Callable[[_F], _F]:
-    """Decorator giving an endpoint the shared query limit (identity when limits are off)."""
+def query_limit(
+    limiter: Limiter, settings: Settings, scope: str = QUERY_SCOPE
+) -> Callable[[_F], _F]:
+    """Decorator giving an endpoint the limit shared by `scope`'s endpoints (identity when limits
+    are off)."""
     if not limit_enabled(settings):
         return lambda func: func
-    decorator: Callable[[_F], _F] = limiter.shared_limit(settings.rate_limit, scope=QUERY_SCOPE)
+    decorator: Callable[[_F], _F] = limiter.shared_limit(settings.rate_limit, scope=scope)
     return decorator
 
 

@@ -73,6 +73,16 @@ ADMIN = errors(
         503: STORE_DOWN,
     }
 )
+INSIGHTS = errors(
+    {
+        400: "`since` is after `until`, the period is longer than 366 days, or a day is not a "
+        "real calendar day.",
+        401: "No bearer token was sent.",
+        403: "The bearer token is wrong, or this server has no admin endpoint.",
+        429: "Too many requests from this client; `Retry-After` says when to ask again.",
+        503: HISTORY_DOWN,
+    }
+)
 CONVERSATION = errors({404: "Unknown conversation.", 503: HISTORY_DOWN})
 FEEDBACK = errors({400: UNREADABLE, 404: "Unknown message: nothing to rate.", 503: HISTORY_DOWN})
 

@@ -13,7 +13,9 @@ from bookchat.api.models import AnswerCacheHealth, GeneratorHealth
 from bookchat.cache import AnswerCache, CachedAnswers
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
+from bookchat.history.book_sections import ClosestCache
 from bookchat.history.conversation import ConversationalAnswers
+from bookchat.history.question_vectors import QuestionVectors
 from bookchat.history.store import ConversationStore
 from bookchat.retrieval.catalog import CatalogCache
 from bookchat.vectorstore import VectorStore
@@ -32,6 +34,8 @@ class Services:
     answers: AnswerService | None
     history: ConversationStore
     metrics: Metrics
+    question_vectors: QuestionVectors
+    closest_sections: ClosestCache = field(default_factory=ClosestCache)
     admin_token: str | None = None
     generator: LLMGenerator | None = None
     ingest_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -121,6 +121,9 @@ class ConversationalAnswers:
             ),
             short_answer=response.short_answer,
             related=[r.model_dump() for r in response.related],
+            version=response.version,
+            locale=response.locale,
+            cached=response.cached,
         )
         try:
             if not request.conversation_id:

@@ -17,3 +17,11 @@ class UnknownConversation(LookupError):
 
 class UnknownMessage(LookupError):
     """A rating named a message that does not exist."""
+
+
+class BadWindow(ValueError):
+    """The insights were asked for a period that is not one: `reason` says why (safe to show)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -55,20 +55,31 @@ class Gap:
 
 
 def group_gaps(rows: Sequence[GapRow], vectors: NDArray[np.float32]) -> list[Gap]:
-    """Cluster gap questions by meaning; biggest groups first, ties by most recent."""
+    """Cluster gap questions by meaning; biggest groups first, ties by most recent.
+
+    Each question joins the group whose centroid (the sum of its questions' vectors) it is most
+    like, at least SAME_TOPIC and the latest-made group among equals, or starts a new one. The
+    centroids are rows of one matrix, so a question is compared with every group at once.
+    """
     gaps: list[Gap] = []
+    width = vectors.shape[1] if len(rows) else 0
+    sums = np.zeros((len(rows), width), dtype=np.float32)
+    # Each centroid divided by its length: one product scores a question against every group.
+    units = np.zeros((len(rows), width), dtype=np.float32)
     for row, vector in zip(rows, vectors, strict=True):
-        best, best_score = None, SAME_TOPIC
-        for gap in gaps:
-            assert gap.centroid is not None
-            score = float(gap.centroid @ vector / max(np.linalg.norm(gap.centroid), 1e-12))
-            if score >= best_score:
-                best, best_score = gap, score
-        if best is None:
-            best = Gap()
-            gaps.append(best)
-        best.rows.append(row)
-        best.centroid = vector if best.centroid is None else best.centroid + vector
+        made = len(gaps)
+        chosen = made
+        if made:
+            scores = units[:made] @ vector
+            last_best = made - 1 - int(np.argmax(scores[::-1]))
+            if scores[last_best] >= SAME_TOPIC:
+                chosen = last_best
+        if chosen == made:
+            gaps.append(Gap())
+        sums[chosen] += vector
+        units[chosen] = sums[chosen] / max(float(np.linalg.norm(sums[chosen])), 1e-12)
+        gaps[chosen].rows.append(row)
+        gaps[chosen].centroid = sums[chosen]
     return sorted(
         gaps, key=lambda g: (-len(g.rows), -max(r.created_at for r in g.rows).timestamp())
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import asyncpg
 
-from bookchat.history import sql
+from bookchat.history import insight_sql, sql
 from bookchat.history.errors import HistoryUnavailable
 from bookchat.history.postgres_dsn import asyncpg_dsn
 from bookchat.history.postgres_migrate import apply_postgres_migrations
@@ -38,6 +38,7 @@ class PostgresConversationStore(SQLConversationStore):
     """ConversationStore over PostgreSQL; the pool is created on first use and recreated if lost."""
 
     codec = sql.POSTGRES
+    insight_statements = insight_sql.POSTGRES_STATEMENTS
 
     def __init__(
         self,
@@ -106,8 +107,11 @@ class PostgresConversationStore(SQLConversationStore):
 
     async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
         async with self._connection() as conn, conn.transaction():
-            for statement, args in steps:
-                await conn.execute(statement, *args)
+            try:
+                for statement, args in steps:
+                    await conn.execute(statement, *args)
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise MissingReference from exc
 
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
         async with self._connection() as conn:

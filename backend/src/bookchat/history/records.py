@@ -37,6 +37,11 @@ class MessageRecord:
     suggested_chapter: dict[str, Any] | None = None
     short_answer: str | None = None
     related: list[dict[str, Any]] = field(default_factory=list)
+    # The edition answered from and whether the answer cache served it: what the insights page
+    # filters and counts by (None when unknown).
+    version: str | None = None
+    locale: str | None = None
+    cached: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,8 +54,13 @@ CONVERSATION_EXISTS = "SELECT 1 FROM conversations WHERE id = $1"
 DELETE_CONVERSATION = "DELETE FROM conversations WHERE id = $1"
 INSERT_MESSAGE = """INSERT INTO messages (id, conversation_id, created_at, question, mode, chapter,
     selection, selection_truncated, answer, status, citations, generator, latency_ms,
-    corpus_version, suggested_chapter, short_answer, related)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"""
+    corpus_version, suggested_chapter, short_answer, related, version, locale, cached,
+    cited_chapter)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+        $19, $20, $21)"""
+# A message's cited sections as rows, for the insights (one per section URL).
+INSERT_CITATION = """INSERT INTO citations (message_id, created_at, version, locale, url, section,
+    chapter_title) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING"""
 # One statement, so a conversation is never read half-deleted: one row per message, or a single
 # row with empty message columns for a conversation without messages.
 CONVERSATION = """SELECT c.id AS conversation_id, c.created_at AS conversation_created_at,
@@ -73,12 +78,16 @@ RATE = """INSERT INTO ratings (message_id, rating, comment, rated_at)
     SELECT id, $2, $3, $4 FROM messages WHERE id = $1
     ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
         comment = excluded.comment, rated_at = excluded.rated_at"""
-GAPS = """SELECT m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
-    m.status, m.related, r.rating, r.comment
+# What a gap question is, and what of it is read: shared by `bookchat report gaps` (GAPS) and the
+# insights (insight_sql), so both always read the same questions. A question answered only with
+# the closest places (`related`) is a gap too: the book covers it partly.
+GAP_COLUMNS = """m.id, m.conversation_id, m.created_at, m.question, m.mode, m.chapter,
+    m.status, m.related, r.rating, r.comment"""
+IS_GAP = "(m.status IN ('abstained', 'related') OR r.rating = 'down')"
+GAPS = f"""SELECT {GAP_COLUMNS}
     FROM messages m LEFT JOIN ratings r ON r.message_id = m.id
-    WHERE m.created_at > $1 AND m.created_at <= $2
-        AND (m.status IN ('abstained', 'related') OR r.rating = 'down')
-    ORDER BY m.created_at DESC, m.seq DESC LIMIT $3"""
+    WHERE m.created_at > $1 AND m.created_at <= $2 AND {IS_GAP}
+    ORDER BY m.created_at DESC, m.seq DESC LIMIT $3"""  # noqa: S608 - constants only
 
 
 def message_values(
@@ -91,12 +100,34 @@ def message_values(
     """INSERT_MESSAGE's parameters: (message id, conversation id), the record, the clipped
     selection and whether it was cut, and the time it is saved."""
     suggested = codec.json_in(record.suggested_chapter) if record.suggested_chapter else None
+    first = record.citations[0].get("chapter") if record.citations else None
     return (
         *ids, codec.time_in(now), record.question, record.mode, record.chapter, *selection,
         record.answer, record.status, codec.json_in(record.citations), record.generator,
         record.latency_ms, record.corpus_version, suggested, record.short_answer,
         codec.json_in(record.related),
+        record.version, record.locale, record.cached, str(first) if first else None,
     )  # fmt: skip
+
+
+def message_steps(
+    codec: Codec,
+    ids: tuple[str, str],
+    record: MessageRecord,
+    selection: tuple[str | None, bool],
+    now: datetime,
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements that store one message: its row, then a row per cited section URL."""
+    at = codec.time_in(now)
+    steps = [(INSERT_MESSAGE, message_values(codec, ids, record, selection, now))]
+    # One row per URL, with the first citation of it (dict keys keep the last one written).
+    for url, cited in {str(c.get("url") or ""): c for c in reversed(record.citations)}.items():
+        if url:
+            titles = (str(cited.get("section") or ""), str(cited.get("chapter_title") or ""))
+            steps.append(
+                (INSERT_CITATION, (ids[0], at, record.version, record.locale, url, *titles))
+            )
+    return steps
 
 
 def conversation_from(codec: Codec, rows: list[Row]) -> Conversation | None:

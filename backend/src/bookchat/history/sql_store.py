@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bookchat.history import sql
+from bookchat.history import insight_sql, sql
 from bookchat.history.errors import UnknownConversation
 from bookchat.history.ids import new_id
+from bookchat.history.insight_queries import aggregate
+from bookchat.history.insight_records import Aggregates, Window
 from bookchat.history.records import (
     Conversation,
     GapRow,
@@ -30,9 +32,11 @@ class MissingReference(Exception):
 
 
 class SQLConversationStore(ABC):
-    """ConversationStore over any SQL database, given `_execute`, `_fetch` and a Codec."""
+    """ConversationStore over any SQL database, given `_execute`, `_fetch`, a Codec and the
+    insights statements of its dialect."""
 
     codec: sql.Codec
+    insight_statements: insight_sql.InsightStatements
 
     @abstractmethod
     async def _execute(self, statement: str, args: Sequence[Any]) -> int:
@@ -40,7 +44,8 @@ class SQLConversationStore(ABC):
 
     @abstractmethod
     async def _execute_together(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        """Run statements in one transaction (and, for SQLite, one trip to its thread)."""
+        """Run statements in one transaction (and, for SQLite, one trip to its thread);
+        MissingReference on a foreign key."""
 
     @abstractmethod
     async def _fetch(self, statement: str, args: Sequence[Any]) -> list[sql.Row]:
@@ -72,7 +77,7 @@ class SQLConversationStore(ABC):
         await self._execute_together(
             [
                 (sql.INSERT_CONVERSATION, (conversation_id, self.codec.time_in(created))),
-                (sql.INSERT_MESSAGE, self._message(message_id, conversation_id, record, created)),
+                *self._message(message_id, conversation_id, record, created),
             ]
         )
         return conversation_id, message_id
@@ -84,19 +89,25 @@ class SQLConversationStore(ABC):
     async def add_message(self, conversation_id: str, record: MessageRecord) -> str:
         """Store a message; return its new id (UnknownConversation if there is no such one)."""
         message_id = new_id()
-        values = self._message(message_id, conversation_id, record, datetime.now(UTC))
+        steps = self._message(message_id, conversation_id, record, datetime.now(UTC))
         try:
-            await self._execute(sql.INSERT_MESSAGE, values)
+            await self._execute_together(steps)
         except MissingReference as exc:
             raise UnknownConversation(conversation_id) from exc
         return message_id
 
     def _message(
         self, message_id: str, conversation_id: str, record: MessageRecord, at: datetime
-    ) -> Sequence[Any]:
-        """The INSERT_MESSAGE values of `record` (its selection clipped)."""
-        return sql.message_values(
-            self.codec, (message_id, conversation_id), record, clip_selection(record.selection), at
+    ) -> list[tuple[str, Sequence[Any]]]:
+        """The statements storing `record` (its selection clipped), in one transaction."""
+        return list(
+            sql.message_steps(
+                self.codec,
+                (message_id, conversation_id),
+                record,
+                clip_selection(record.selection),
+                at,
+            )
         )
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None:
@@ -128,3 +139,15 @@ class SQLConversationStore(ABC):
         start = end - timedelta(days=since_days)
         window = (self.codec.time_in(start), self.codec.time_in(end), limit)
         return [sql.gap_from(self.codec, row) for row in await self._fetch(sql.GAPS, window)]
+
+    async def insights(self, window: Window) -> Aggregates:
+        """The authors' insights over `window`, aggregated by the database."""
+        return await aggregate(self._fetch, self.insight_statements, self.codec, window)
+
+    async def forget_before(self, cutoff: datetime) -> int:
+        """Delete messages (and their ratings) stored before `cutoff`, then the conversations
+        left empty that began before it; the number of messages deleted."""
+        moment = self.codec.time_in(cutoff)
+        deleted = await self._execute(insight_sql.FORGET_MESSAGES, (moment,))
+        await self._execute(insight_sql.FORGET_CONVERSATIONS, (moment,))
+        return deleted

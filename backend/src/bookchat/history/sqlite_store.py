@@ -7,11 +7,12 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bookchat.history import sql
+from bookchat.history import insight_sql, sql
 from bookchat.history.errors import HistoryUnavailable
 from bookchat.history.sql_store import MissingReference, SQLConversationStore
 from bookchat.history.sqlite_migrate import apply_sqlite_migrations
@@ -31,6 +32,7 @@ class SQLiteConversationStore(SQLConversationStore):
     """ConversationStore over a SQLite file (WAL), one connection guarded by a lock."""
 
     codec = sql.SQLITE
+    insight_statements = insight_sql.SQLITE_STATEMENTS
 
     def __init__(self, path: Path, *, busy_timeout_s: float = 10.0) -> None:
         self._path = path
@@ -86,12 +88,8 @@ class SQLiteConversationStore(SQLConversationStore):
 
     async def _execute(self, statement: str, args: Sequence[Any]) -> int:
         def run(conn: sqlite3.Connection) -> int:
-            try:
+            with _foreign_keys_reported():
                 return conn.execute(sqlite_statement(statement), args).rowcount
-            except sqlite3.IntegrityError as exc:
-                if exc.sqlite_errorname == "SQLITE_CONSTRAINT_FOREIGNKEY":
-                    raise MissingReference from exc
-                raise
 
         return await asyncio.to_thread(self._run, run)
 
@@ -99,8 +97,9 @@ class SQLiteConversationStore(SQLConversationStore):
         def run(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN")
             try:
-                for statement, args in steps:
-                    conn.execute(sqlite_statement(statement), args)
+                with _foreign_keys_reported():
+                    for statement, args in steps:
+                        conn.execute(sqlite_statement(statement), args)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -123,6 +122,17 @@ class SQLiteConversationStore(SQLConversationStore):
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+@contextmanager
+def _foreign_keys_reported() -> Iterator[None]:
+    """A foreign key that fails inside the block raises MissingReference."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if exc.sqlite_errorname == "SQLITE_CONSTRAINT_FOREIGNKEY":
+            raise MissingReference from exc
+        raise
 
 
 def _enable_wal(conn: sqlite3.Connection, timeout_s: float) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from bookchat.history.insight_records import Aggregates, Window
 from bookchat.history.records import Conversation, GapRow, MessageRecord, Rating, Turn
 
 
@@ -59,6 +60,15 @@ class ConversationStore(Protocol):
         self, since_days: float, *, until: datetime | None = None, limit: int = 1_000
     ) -> list[GapRow]:
         """Abstained or rated-down questions asked in (until - since_days, until], newest first."""
+        ...
+
+    async def insights(self, window: Window) -> Aggregates:
+        """The authors' insights over `window`, aggregated by the database."""
+        ...
+
+    async def forget_before(self, cutoff: datetime) -> int:
+        """Delete messages (and their ratings) stored before `cutoff`, then the conversations
+        left empty that began before it; the number of messages deleted."""
         ...
 
     async def close(self) -> None:
