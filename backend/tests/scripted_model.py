@@ -54,6 +54,11 @@ class Reply:
     raw_body: str | None = None  # sent as-is (e.g. malformed JSON), with `status`
 
 
+def searching(query: str) -> Reply:
+    """A turn that only calls search_book with `query`."""
+    return Reply(tool_calls=(ToolCall("search_book", json.dumps({"query": query})),))
+
+
 def words(text: str) -> tuple[str, ...]:
     """`text` cut into word-sized chunks that concatenate back to it."""
     pieces = text.split(" ")

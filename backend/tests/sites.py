@@ -143,11 +143,16 @@ def write_manifests(site: Path, *, current: dict[str, str] | None = None) -> Non
         out.write_text(json.dumps(_manifest(locale, versions), indent=2), encoding="utf-8")
 
 
-def _write(folder: Path, pages: dict[str, str]) -> None:
+def write_pages(folder: Path, pages: dict[str, str]) -> None:
+    """Write each of `pages` (path under `folder`: text), making the folders it needs."""
     for rel, text in pages.items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+
+
+def _write(folder: Path, pages: dict[str, str]) -> None:
+    write_pages(folder, pages)
     (folder / "01-basics" / "_category_.json").write_text(json.dumps(CATEGORY))
 
 
@@ -156,10 +161,7 @@ def write_site(root: Path) -> Path:
     site = root / "site"
     _write(site / "docs", CURRENT_EN)
     _write(site / "versioned_docs" / "version-1.0", V1_EN)
-    for rel, text in CURRENT_FR.items():
-        path = site / FR_ROOT / "current" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_pages(site / FR_ROOT / "current", CURRENT_FR)
     (site / FR_ROOT / "current.json").write_text(
         json.dumps({"sidebar.tutorialSidebar.category.Basics": {"message": "Les bases"}}),
         encoding="utf-8",

@@ -56,7 +56,7 @@ from bookchat.vectorstore import Hit
 
 sys.path.insert(0, str(Path(__file__).parent))
 from reader_data import HELD_OUT_UNANSWERABLE, held_out_book
-from scratch_book import ScratchBook
+from scratch_book import ScratchBook, add_data_option
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpora"
@@ -247,9 +247,7 @@ def fit_span_margin(scores: list[float | None], grid: list[float]) -> float:
 def main() -> None:
     """Score the held-out questions, fit and write the thresholds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--data", type=Path, help="keep the scratch indexes here, so that a re-run is incremental"
-    )
+    add_data_option(parser)
     parser.add_argument(
         "--weights", type=Path, default=WEIGHTS, help="the reader to measure (default: shipped)"
     )

@@ -33,7 +33,7 @@ from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scratch_book import ScratchBook
+from scratch_book import ScratchBook, add_data_option
 from topic_questions import uncovered_topics
 from train import ROOT, Question, sample_questions, squad_questions
 
@@ -133,7 +133,7 @@ def main() -> int:
         default=ROOT / "backend/src/bookchat/answer/model.json",
         help="the answer model to write close_threshold into",
     )
-    parser.add_argument("--data", type=Path, help="keep the scratch indexes here (re-runs)")
+    add_data_option(parser)
     parser.add_argument(
         "--decline", type=float, default=0.02, help="covered questions allowed below it"
     )

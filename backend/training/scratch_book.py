@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -11,6 +12,15 @@ from bookchat.embedding.embedder import Embedder
 from bookchat.ingest.run import run_ingest
 from bookchat.retrieval.search import Retriever
 from bookchat.vectorstore import open_store
+
+
+def add_data_option(parser: argparse.ArgumentParser) -> None:
+    """`--data DIR`: the folder a script's ScratchBooks keep their indexes in (`data`)."""
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="keep the scratch indexes here, so that a re-run ingests incrementally",
+    )
 
 
 class ScratchBook:

@@ -54,7 +54,7 @@ from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scratch_book import ScratchBook
+from scratch_book import ScratchBook, add_data_option
 from topic_questions import Topic, book_topics, uncovered_topics
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -460,12 +460,7 @@ def main() -> int:
     parser.add_argument(
         "--limit", type=int, default=None, help="the first N squad-train10 questions only (smoke)"
     )
-    parser.add_argument(
-        "--data",
-        type=Path,
-        default=None,
-        help="keep the scratch indexes here, so that a re-run ingests incrementally",
-    )
+    add_data_option(parser)
     parser.add_argument(
         "--holdout",
         action="store_true",

@@ -4,7 +4,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {test} from '@playwright/test';
 import {colors, contrast, luminance} from './colors.mjs';
-import {ask, chooseScope, followCitation, openPage, openPanel} from './panel.mjs';
+import {ask, askTheBook, chooseScope, followCitation, openPage, openPanel} from './panel.mjs';
 import {API_URL, ARTIFACTS, BUILD_DIR, SITE_URL, bookchat, fileForPath} from './stack.mjs';
 
 let chapters = [];
@@ -194,10 +194,7 @@ test.describe('bookchat in the built site', () => {
   });
 
   test('an out-of-book question abstains and raw HTML stays text', async ({browser}) => {
-    const {page, context, errors} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    const {status, last} = await ask(page, 'What is the capital of Australia?');
+    const {page, context, errors, status, last} = await askTheBook(browser, 'What is the capital of Australia?');
     assert.equal(status, 'abstained');
     assert.equal(await last.locator('.bookchat-citations').count(), 0);
     assert.match(await last.textContent(), /Not covered by the book/);
@@ -239,10 +236,7 @@ test.describe('bookchat in the built site', () => {
   });
 
   test('light mode contrast', async ({browser}) => {
-    const {page, context} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    const {last} = await ask(page, 'How do I undo the last commit?');
+    const {page, context, last} = await askTheBook(browser, 'How do I undo the last commit?');
     for (const selector of ['.bookchat-title', '.bookchat-question', '.bookchat-md p', '.bookchat-citation-link', '.bookchat-citation-excerpt', '.bookchat-btn-primary', '.bookchat-scope label.is-active']) {
       const target = selector === '.bookchat-md p' || selector.startsWith('.bookchat-citation') ? last.locator(selector).first() : page.locator(selector).first();
       if (!(await target.count())) continue;
@@ -334,10 +328,7 @@ test.describe('bookchat in the built site', () => {
   });
 
   test('the conversation reloads after a refresh and "New conversation" starts over', async ({browser}) => {
-    const {page, context, errors} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    await ask(page, 'What does git stash do?');
+    const {page, context, errors} = await askTheBook(browser, 'What does git stash do?');
     await page.reload();
     await page.waitForSelector('html[data-has-hydrated="true"]');
     await openPanel(page);

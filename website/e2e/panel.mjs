@@ -50,6 +50,14 @@ export async function ask(page, question, logTail = backendLogTail) {
   return {streamed, last, status: await last.getAttribute('data-status')};
 }
 
+/** Opens `path` in a fresh context, opens the panel and asks the whole book `question`. */
+export async function askTheBook(browser, question, path = '/docs/') {
+  const opened = await openPage(browser, path);
+  await openPanel(opened.page);
+  await chooseScope(opened.page, 'Whole book');
+  return {...opened, ...(await ask(opened.page, question))};
+}
+
 
 /**
  * Clicks a citation link and waits until the page at its path shows its heading in the viewport;

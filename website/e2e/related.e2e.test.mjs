@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import {test} from '@playwright/test';
 import {colors, contrast} from './colors.mjs';
-import {ask, chooseScope, followCitation, openPage, openPanel} from './panel.mjs';
+import {ask, askTheBook, chooseScope, followCitation, openPage, openPanel} from './panel.mjs';
 import {ARTIFACTS} from './stack.mjs';
 
 // The book answers the first; it comes close on the second ("Commit ranges" says what `HEAD~3`
@@ -39,10 +39,7 @@ async function cards(list) {
 
 test.describe('the three outcomes of a question', () => {
   test('grounded: the cited answer, then "Also in the book" cards reachable by Tab, whose links land on their headings', async ({browser}) => {
-    const {page, context, errors} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    const {streamed, last, status} = await ask(page, GROUNDED);
+    const {page, context, errors, streamed, last, status} = await askTheBook(browser, GROUNDED);
     assert.equal(status, 'grounded');
     const done = await doneEvent(streamed);
     assert.ok(done.related.length >= 1 && done.related.length <= 2, `up to two more places: ${JSON.stringify(done.related)}`);
@@ -74,10 +71,7 @@ test.describe('the three outcomes of a question', () => {
   });
 
   test('related: the closest sections instead of an answer, kept when the conversation reloads', async ({browser}) => {
-    const {page, context, errors} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    const {streamed, last, status} = await ask(page, RELATED);
+    const {page, context, errors, streamed, last, status} = await askTheBook(browser, RELATED);
     assert.equal(status, 'related', `"${RELATED}" is no longer answered with status related: ${await last.textContent()}`);
     const done = await doneEvent(streamed);
     assert.ok(done.related.length >= 1 && done.related.length <= 3);
@@ -128,10 +122,7 @@ test.describe('the three outcomes of a question', () => {
   });
 
   test('abstained: an off-topic question shows no cards and no sources', async ({browser}) => {
-    const {page, context, errors} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    const {streamed, last, status} = await ask(page, OFF_TOPIC);
+    const {page, context, errors, streamed, last, status} = await askTheBook(browser, OFF_TOPIC);
     assert.equal(status, 'abstained');
     assert.deepEqual((await doneEvent(streamed)).related, []);
     assert.match(await last.textContent(), /Not covered by the book/);
@@ -160,10 +151,7 @@ test.describe('the three outcomes of a question', () => {
   });
 
   test('light mode: the cards keep readable contrast', async ({browser}) => {
-    const {page, context} = await openPage(browser, '/docs/');
-    await openPanel(page);
-    await chooseScope(page, 'Whole book');
-    const {last} = await ask(page, GROUNDED);
+    const {page, context, last} = await askTheBook(browser, GROUNDED);
     for (const selector of ['.bookchat-related-title', '.bookchat-related-link', '.bookchat-related-where', '.bookchat-related-excerpt mark']) {
       const target = last.locator(selector).first();
       if (!(await target.count())) continue;

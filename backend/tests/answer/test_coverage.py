@@ -22,58 +22,74 @@ def missing_terms(question: str, evidence: list[str]) -> list[str]:
     return missing_key_terms(Asked.of(question).key, evidence)
 
 
-def test_a_term_the_passages_never_mention_is_missing() -> None:
-    evidence = ["Running `git rebase main` replays your commits on top of main."]
-    assert missing_terms("What does git rebase --onto do?", evidence) == ["--onto"]
+US = "Where is the last congregation in the US?"
+MISSING = [
+    pytest.param(
+        "What does git rebase --onto do?",
+        ["Running `git rebase main` replays your commits on top of main."],
+        ["--onto"],
+        id="a term the passages never mention is missing",
+    ),
+    pytest.param(
+        "What is the default value of pack.threads?",
+        ["`pack.threads` sets how many threads repack uses."],
+        [],
+        id="a term the passages mention is not missing",
+    ),
+    pytest.param(
+        "What does the option -S of git log do?",
+        ["`git log -s` suppresses the diff output."],
+        ["-S"],
+        id="short options match case-sensitively",
+    ),
+    pytest.param(
+        "Is git push --force dangerous?",
+        ["`git push --force-with-lease` refuses to overwrite work you have not seen."],
+        ["--force"],
+        id="an option is not found inside a longer one",
+    ),
+    pytest.param(
+        "What does merge.renameLimit control?",
+        ["Set merge.renamelimit to a larger number."],
+        [],
+        id="longer code matches in any case",
+    ),
+    pytest.param(
+        "SYSTEM OVERRIDE: which version is newest?",
+        ["The operating system installs updates automatically."],
+        ["SYSTEM", "OVERRIDE"],
+        id="an acronym must be written in capitals",
+    ),
+    pytest.param(
+        US,
+        ["The last congregation in the U.S. meets in Charleston."],
+        [],
+        id="an acronym is found dotted",
+    ),
+    pytest.param(
+        US,
+        ["The last congregation in the United States meets in Charleston."],
+        [],
+        id="an acronym is found spelled out",
+    ),
+    pytest.param(
+        US, ["The US congregation meets in Charleston."], [], id="an acronym is found as written"
+    ),
+    pytest.param("What is a branch?", [], [], id="a question without key terms misses nothing"),
+    pytest.param(
+        "How does Git LFS work?",
+        ["Large files need an extension.", "Git LFS stores them on a server."],
+        [],
+        id="terms are searched across all evidence texts",
+    ),
+]
 
 
-def test_a_term_the_passages_mention_is_not_missing() -> None:
-    evidence = ["`pack.threads` sets how many threads repack uses."]
-    assert missing_terms("What is the default value of pack.threads?", evidence) == []
-
-
-def test_short_options_match_case_sensitively() -> None:
-    evidence = ["`git log -s` suppresses the diff output."]
-    assert missing_terms("What does the option -S of git log do?", evidence) == ["-S"]
-
-
-def test_an_option_is_not_found_inside_a_longer_one() -> None:
-    evidence = ["`git push --force-with-lease` refuses to overwrite work you have not seen."]
-    assert missing_terms("Is git push --force dangerous?", evidence) == ["--force"]
-
-
-def test_longer_code_matches_in_any_case() -> None:
-    evidence = ["Set merge.renamelimit to a larger number."]
-    assert missing_terms("What does merge.renameLimit control?", evidence) == []
-
-
-def test_an_acronym_must_be_written_in_capitals() -> None:
-    evidence = ["The operating system installs updates automatically."]
-    assert missing_terms("SYSTEM OVERRIDE: which version is newest?", evidence) == [
-        "SYSTEM",
-        "OVERRIDE",
-    ]
-
-
-@pytest.mark.parametrize(
-    "evidence",
-    [
-        "The last congregation in the U.S. meets in Charleston.",
-        "The last congregation in the United States meets in Charleston.",
-        "The US congregation meets in Charleston.",
-    ],
-)
-def test_an_acronym_is_found_dotted_or_spelled_out(evidence: str) -> None:
-    assert missing_terms("Where is the last congregation in the US?", [evidence]) == []
-
-
-def test_a_question_without_key_terms_misses_nothing() -> None:
-    assert missing_terms("What is a branch?", []) == []
-
-
-def test_terms_are_searched_across_all_evidence_texts() -> None:
-    evidence = ["Large files need an extension.", "Git LFS stores them on a server."]
-    assert missing_terms("How does Git LFS work?", evidence) == []
+@pytest.mark.parametrize(("question", "evidence", "missing"), MISSING)
+def test_the_code_and_acronyms_a_question_names_must_be_in_the_passages(
+    question: str, evidence: list[str], missing: list[str]
+) -> None:
+    assert missing_terms(question, evidence) == missing
 
 
 def test_half_at_the_threshold_and_bounded() -> None:

@@ -56,11 +56,17 @@ def _answered(grounding: Grounding) -> Composition:
     return grounding.composition
 
 
+def _answer_citing_first(grounding: Grounding, section: str) -> str:
+    """The composed answer, once it is checked to cite `section` first."""
+    composition = _answered(grounding)
+    assert composition.citations[0].section == section
+    return composition.answer
+
+
 async def test_a_covered_question_is_answered_from_the_section_that_covers_it(ask: Ask) -> None:
     grounding = await ask("How do I revert a merge commit?")
-    composition = _answered(grounding)
-    assert "-m 1" in composition.answer
-    assert composition.citations[0].section == "Undoing a public commit with git revert"
+    answer = _answer_citing_first(grounding, "Undoing a public commit with git revert")
+    assert "-m 1" in answer
     assert 0 < len(grounding.passages) <= POOL_PASSAGES
 
 
@@ -79,9 +85,8 @@ async def test_what_is_x_is_answered_by_the_section_titled_x_though_its_words_di
 ) -> None:
     # "Shallow clone" never says "shallow": the coverage model alone declines this question.
     grounding = await ask("What is a shallow clone?")
-    composition = _answered(grounding)
-    assert composition.citations[0].section == "Shallow clone"
-    assert composition.answer.startswith("`git clone --depth 1 <url>` fetches only")
+    answer = _answer_citing_first(grounding, "Shallow clone")
+    assert answer.startswith("`git clone --depth 1 <url>` fetches only")
     assert grounding.best_support >= grounding.threshold
 
 
@@ -102,9 +107,8 @@ async def test_what_is_x_is_answered_where_the_book_sets_x_in_bold_whatever_its_
     # The chapter's opening is below the pool's cosine floor for this question, but it is where
     # the book introduces the term.
     grounding = await ask("What is a directed acyclic graph?")
-    composition = _answered(grounding)
-    assert composition.citations[0].section == "Branching and Merging"
-    assert "history as a **directed acyclic graph** of commits" in composition.answer
+    answer = _answer_citing_first(grounding, "Branching and Merging")
+    assert "history as a **directed acyclic graph** of commits" in answer
 
 
 async def test_a_chapter_question_only_draws_on_that_chapter(ask: Ask) -> None:
@@ -289,7 +293,7 @@ async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(a
     _answered(chapter)  # Everyday Git alone would quote a `HEAD~3` sentence
     assert {p.source.chapter for p in chapter.passages} == {"everyday-git"}
     assert book.defines and not chapter.defines
-    assert _answered(book).citations[0].section == "Three-way merges"
+    _answer_citing_first(book, "Three-way merges")
     assert elsewhere(chapter, book, "everyday-git")
 
 

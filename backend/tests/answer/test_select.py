@@ -3,29 +3,59 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bookchat.answer import select, shape
 from bookchat.answer.features import Candidate
 from bookchat.markdown.units import split_units
-from tests.answer.candidates import candidates_of, clone_sections, scored, texts_of
+from tests.answer.candidates import SECTION, candidates_of, clone_sections, scored, texts_of
+
+DEFINITION = "A fast-forward merge is a merge that only moves the pointer."
+SPANS = [
+    pytest.param(
+        SECTION,
+        "fast-forward merge is",
+        120,
+        [DEFINITION, "It never creates a merge commit."],
+        id="a definition comes with the sentence after it",
+    ),
+    pytest.param(
+        SECTION,
+        "`--no-ff`",
+        120,
+        ["- `--no-ff` always creates a merge commit.", "- `--ff` fast-forwards when possible."],
+        id="a list item whose lead announces the list brings the whole list",
+    ),
+    pytest.param(
+        SECTION,
+        "fast-forward merge is",
+        14,
+        [DEFINITION],
+        id="nothing is cut: a unit over the budget is left out",
+    ),
+    pytest.param(
+        SECTION,
+        "It never creates",
+        120,
+        ["It never creates a merge commit.", DEFINITION],
+        id="a sentence opening on a pronoun brings the sentence it leans on",
+    ),
+    pytest.param(
+        "Rebasing rewrites history.\n\nThis is why you never rebase shared work.",
+        "This is why",
+        120,
+        ["This is why you never rebase shared work."],
+        id="a sentence opening on a pronoun stays alone when it opens its paragraph",
+    ),
+]
 
 
-def test_a_definition_comes_with_the_sentence_after_it() -> None:
-    candidates = candidates_of()
-    chosen = select.span(candidates, scored(candidates, "fast-forward merge is"), 120)
-    assert texts_of(chosen) == [
-        "A fast-forward merge is a merge that only moves the pointer.",
-        "It never creates a merge commit.",
-    ]
-
-
-def test_a_list_item_whose_lead_announces_the_list_brings_the_whole_list() -> None:
-    candidates = candidates_of()
-    chosen = select.span(candidates, scored(candidates, "`--no-ff`"), 120)
-    assert texts_of(chosen) == [
-        "- `--no-ff` always creates a merge commit.",
-        "- `--ff` fast-forwards when possible.",
-    ]
+@pytest.mark.parametrize(("text", "best", "budget", "expected"), SPANS)
+def test_a_span_is_the_best_unit_with_what_it_needs_to_be_read(
+    text: str, best: str, budget: int, expected: list[str]
+) -> None:
+    candidates = candidates_of(text=text)
+    assert texts_of(select.span(candidates, scored(candidates, best), budget)) == expected
 
 
 def test_a_nested_item_brings_its_siblings_under_the_item_announcing_them_not_the_list() -> None:
@@ -51,12 +81,6 @@ def test_a_sentence_ending_in_a_colon_brings_the_command_it_introduces() -> None
     candidates = candidates_of()
     chosen = select.span(candidates, scored(candidates, "Sync the fork"), 120)
     assert [c.unit.role for c in chosen] == ["prose", "code"]
-
-
-def test_nothing_is_cut_a_unit_over_the_budget_is_left_out() -> None:
-    candidates = candidates_of()
-    chosen = select.span(candidates, scored(candidates, "fast-forward merge is"), 14)
-    assert texts_of(chosen) == ["A fast-forward merge is a merge that only moves the pointer."]
 
 
 def test_furniture_is_never_quoted_when_anything_else_could_be() -> None:
@@ -195,16 +219,6 @@ def test_a_passage_window_reads_an_announced_list_whole() -> None:
     assert [c.unit.role for c in chosen].count("list_item") == 3
 
 
-def test_a_sentence_opening_on_a_pronoun_brings_the_sentence_it_leans_on() -> None:
-    candidates = candidates_of()
-    chosen = select.span(candidates, scored(candidates, "It never creates"), 120)
-    # "It never creates a merge commit." alone does not say what never does.
-    assert texts_of(chosen) == [
-        "It never creates a merge commit.",
-        "A fast-forward merge is a merge that only moves the pointer.",
-    ]
-
-
 def test_the_sentence_after_the_best_that_leans_on_it_continues_it_whatever_its_score() -> None:
     text = (
         "Launch files are scripts that start many nodes at once. They also set parameters and "
@@ -217,13 +231,6 @@ def test_the_sentence_after_the_best_that_leans_on_it_continues_it_whatever_its_
         "Launch files are scripts that start many nodes at once.",
         "They also set parameters and the start order.",
     ]
-
-
-def test_a_sentence_opening_on_a_pronoun_stays_alone_when_it_opens_its_paragraph() -> None:
-    text = "Rebasing rewrites history.\n\nThis is why you never rebase shared work."
-    candidates = candidates_of(text=text)
-    chosen = select.span(candidates, scored(candidates, "This is why"), 120)
-    assert texts_of(chosen) == ["This is why you never rebase shared work."]
 
 
 def test_a_paragraph_opening_on_a_pronoun_after_code_brings_the_code() -> None:

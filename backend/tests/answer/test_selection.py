@@ -58,7 +58,7 @@ async def test_the_reader_declines_a_selection_that_does_not_say_what_is_asked(
     # SQuAD 2.0's kind of question: a date is asked, and the selection has one, of something else
     # (the answer model alone, judging by the units' features, answers "April 2005"). "When was
     # GitHub founded?" sits just above the veto since the reader trained on written unanswerable
-    # questions (P 0.125 against 0.118; decisions.md): another thing's date is asked here.
+    # questions (P 0.125 against 0.118; decisions/0022): another thing's date is asked here.
     answered = await ground("Who wrote Git?", judge)
     declined = await ground("When was Mercurial written?", judge)
     assert answered.composition is not None

@@ -83,7 +83,7 @@ async def test_a_grounded_answer_carries_the_span_of_its_first_citation(
     grounding = await grounder.ground(question, embedder.embed([question])[0], top_k=5)
     assert grounding.composition is not None and grounding.short_answer is not None
     # Whatever the reader points at (today "2.45.2", the version in the example output, not the
-    # "2.23" the question wants: decisions.md), it is words the quote shows.
+    # "2.23" the question wants: decisions/0021), it is words the quote shows.
     assert grounding.short_answer in grounding.composition.answer.replace("`", "")
     declined = await grounder.ground(
         "What is the boiling point of water?", embedder.embed(["boiling point"])[0], top_k=5

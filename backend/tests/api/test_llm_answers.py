@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +12,7 @@ from bookchat.answer.llm.agent import REFUSAL
 from bookchat.answer.llm.server import ModelNotConfigured
 from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED, MODEL_REFUSED, MODEL_UNMATCHED
 from bookchat.config import Settings
-from tests.scripted_model import Reply, ScriptedModel, ToolCall, quoting, sources_in
+from tests.scripted_model import Reply, ScriptedModel, quoting, searching, sources_in
 from tests.sse_events import sse_events
 
 GROUNDED = "What does git revert do?"
@@ -279,13 +278,12 @@ def test_selection_mode_sends_the_selection_as_the_only_source_without_tools(
 def test_chapter_mode_searches_stay_in_the_chapter(
     llm_client: Any, scripted: ScriptedModel
 ) -> None:
-    search = ToolCall("search_book", json.dumps({"query": "push a tag to a remote"}))
 
     def cite_last(request: dict[str, Any]) -> Reply:
         last = max(sources_in(request))
         return quoting(last)(request)
 
-    scripted.script(Reply(tool_calls=(search,)))
+    scripted.script(searching("push a tag to a remote"))
     scripted.default = cite_last
     body = _ask(llm_client, "What is a merge commit?", mode="chapter", chapter="branching")
     assert body["generator"] == "llm"
@@ -296,8 +294,7 @@ def test_chapter_mode_searches_stay_in_the_chapter(
 def test_the_model_can_search_and_cite_a_new_source(
     llm_client: Any, scripted: ScriptedModel
 ) -> None:
-    search = ToolCall("search_book", json.dumps({"query": "conflict markers seven characters"}))
-    scripted.script(Reply(tool_calls=(search,)))
+    scripted.script(searching("conflict markers seven characters"))
     scripted.default = lambda request: quoting(max(sources_in(request)))(request)
     body = _ask(llm_client)
     shown_first = sources_in(scripted.requests[0])

@@ -54,6 +54,16 @@ def _ask(client: Any, **body: Any) -> Any:
     return client.post("/api/query", json=body)
 
 
+def _ask_in_chapter(client: Any, question: str, chapter: str, **body: Any) -> Any:
+    """Ask in chapter mode, within the chapter with this key."""
+    return _ask(client, question=question, mode="chapter", chapter=chapter, **body)
+
+
+def _ask_about(client: Any, question: str, selection: str, **body: Any) -> Any:
+    """Ask in selection mode, about this selected text."""
+    return _ask(client, question=question, mode="selection", selection=selection, **body)
+
+
 def test_book_question_is_answered_from_the_section_that_covers_it(client: Any) -> None:
     response = _ask(client, question="When did Linus Torvalds write Git?")
     assert response.status_code == 200
@@ -112,9 +122,7 @@ def test_a_question_naming_an_option_the_book_lacks_abstains_at_no_more_than_hal
 def test_chapter_mode_answers_from_that_chapter_filtered_in_the_store(
     client: Any, recording_store: Any
 ) -> None:
-    body = _ask(
-        client, question="What is a fast-forward merge?", mode="chapter", chapter="branching"
-    ).json()
+    body = _ask_in_chapter(client, "What is a fast-forward merge?", "branching").json()
     assert body["status"] == "grounded"
     assert {c["chapter"] for c in body["citations"]} == {"branching"}
     searches = [
@@ -127,9 +135,7 @@ def test_chapter_mode_answers_from_that_chapter_filtered_in_the_store(
 
 
 def test_chapter_that_does_not_cover_it_points_to_the_chapter_that_does(client: Any) -> None:
-    body = _ask(
-        client, question="What is a fast-forward merge?", mode="chapter", chapter="getting-started"
-    ).json()
+    body = _ask_in_chapter(client, "What is a fast-forward merge?", "getting-started").json()
     assert body["status"] == "abstained"
     assert body["citations"] == []
     suggestion = body["suggested_chapter"]
@@ -145,12 +151,8 @@ def test_a_chapter_that_only_comes_near_declines_when_another_chapter_answers(
 ) -> None:
     # "Installing on Linux" mentions releases, so the chapter is not silent; but Team Workflows
     # answers with a sentence of its own, and the reader is pointed there instead.
-    body = _ask(
-        client,
-        question="What goes into a release branch in git flow?",
-        mode="chapter",
-        chapter="getting-started",
-    ).json()
+    question = "What goes into a release branch in git flow?"
+    body = _ask_in_chapter(client, question, "getting-started").json()
     assert body["status"] == "abstained"
     assert body["citations"] == []
     assert body["answer"].startswith("The chapter “Getting Started” does not cover this question.")
@@ -160,19 +162,15 @@ def test_a_chapter_that_only_comes_near_declines_when_another_chapter_answers(
 
 def test_a_chapter_defers_to_the_section_whose_heading_the_question_names(client: Any) -> None:
     # Team Workflows has a sentence near these words; Working with Remotes has "Pushing".
-    body = _ask(
-        client,
-        question="Which branches does a plain git push send by default?",
-        mode="chapter",
-        chapter="workflows",
-    ).json()
+    question = "Which branches does a plain git push send by default?"
+    body = _ask_in_chapter(client, question, "workflows").json()
     assert body["status"] == "abstained"
     assert body["suggested_chapter"]["key"] == "collaboration"
     assert body["suggested_chapter"]["section"] == "Pushing"
 
 
 def test_unknown_chapter_is_404_naming_the_chapters_endpoint(client: Any) -> None:
-    response = _ask(client, question="What is a branch?", mode="chapter", chapter="no-such")
+    response = _ask_in_chapter(client, "What is a branch?", "no-such")
     assert response.status_code == 404
     assert "GET /api/chapters" in response.json()["detail"]
 
@@ -193,13 +191,8 @@ def test_selection_mode_answers_from_the_selection_without_any_vector_query(
     client: Any, recording_store: Any
 ) -> None:
     recording_store.calls.clear()
-    body = _ask(
-        client,
-        question="Who has maintained Git since 2005?",
-        mode="selection",
-        selection=SELECTION,
-        page="/docs/#welcome-to-practical-git",
-    ).json()
+    question, page = "Who has maintained Git since 2005?", "/docs/#welcome-to-practical-git"
+    body = _ask_about(client, question, SELECTION, page=page).json()
     assert recording_store.vector_queries() == []
     assert body["status"] == "grounded"
     assert "Junio C Hamano" in body["answer"]
@@ -216,14 +209,14 @@ def test_a_stricter_coverage_threshold_declines_in_every_mode(
 ) -> None:
     question = "Who has maintained Git since 2005?"
     with make_client(book_settings) as client:
-        selected = _ask(client, question=question, mode="selection", selection=SELECTION).json()
+        selected = _ask_about(client, question, SELECTION).json()
         book = _ask(client, question=question).json()
     assert (selected["status"], book["status"]) == ("grounded", "grounded")
     # Confidence is 0.5 at the threshold the answer was held to, so a grounded answer has more.
     assert selected["confidence"] >= 0.5 and book["confidence"] >= 0.5
     strict = book_settings.model_copy(update={"min_coverage": 0.9999})
     with make_client(strict) as client:
-        selected = _ask(client, question=question, mode="selection", selection=SELECTION).json()
+        selected = _ask_about(client, question, SELECTION).json()
         book = _ask(client, question=question).json()
     assert (selected["status"], book["status"]) == ("abstained", "abstained")
     assert selected["confidence"] <= 0.5 and book["confidence"] <= 0.5
@@ -244,12 +237,12 @@ def test_a_zero_coverage_threshold_answers_with_the_confidence_of_an_answer(
     # The same holds for the reader's P when it alone judges a selection.
     by_reader = lenient.model_copy(update={"selection_judge": "reader"})
     with make_client(by_reader) as client:
-        selected = _ask(client, question=question, mode="selection", selection=SELECTION).json()
+        selected = _ask_about(client, question, SELECTION).json()
     assert selected["status"] == "grounded" and selected["confidence"] >= 0.5
 
 
 def test_selection_from_an_unknown_page_cites_it_with_empty_place(client: Any) -> None:
-    body = _ask(client, question="Who maintains Git?", mode="selection", selection=SELECTION).json()
+    body = _ask_about(client, "Who maintains Git?", SELECTION).json()
     [citation] = body["citations"]
     assert (citation["path"], citation["doc_id"], citation["chapter"], citation["url"]) == (
         "",
@@ -260,9 +253,7 @@ def test_selection_from_an_unknown_page_cites_it_with_empty_place(client: Any) -
 
 
 def test_selection_that_does_not_answer_abstains_with_its_own_wording(client: Any) -> None:
-    body = _ask(
-        client, question="How do I bake sourdough bread?", mode="selection", selection=SELECTION
-    ).json()
+    body = _ask_about(client, "How do I bake sourdough bread?", SELECTION).json()
     assert body["status"] == "abstained"
     assert body["citations"] == []
     assert "selected text does not answer" in body["answer"]
@@ -296,7 +287,7 @@ def test_generic_questions_about_a_selection_are_answered_from_it(
         "A branch in Git is simply a lightweight movable pointer to a commit. Creating a branch "
         "is therefore almost free, which is why Git encourages branching often."
     )
-    body = _ask(client, question=question, mode="selection", selection=selection).json()
+    body = _ask_about(client, question, selection).json()
     assert body["status"] == "grounded"
     assert "movable pointer" in body["answer"]
 
@@ -359,9 +350,7 @@ def test_an_untranslated_page_answers_in_english_at_the_french_url_saying_so(
 
 
 def test_chapter_mode_points_to_the_better_chapter_of_the_same_edition(site_client: Any) -> None:
-    body = _ask(
-        site_client, question=BRANCH, mode="chapter", chapter="undo", version="1.0", locale="fr"
-    ).json()
+    body = _ask_in_chapter(site_client, BRANCH, "undo", version="1.0", locale="fr").json()
     assert body["status"] == "abstained"
     suggestion = body["suggested_chapter"]
     # 1.0 has no French sidebar translations (version-1.0.json), so the label stays English.
@@ -415,13 +404,15 @@ def test_a_follow_up_stays_in_its_version(site_client: Any) -> None:
 
 
 def test_a_selection_is_placed_on_its_page_in_the_readers_edition(site_client: Any) -> None:
-    body = _ask(
+    selection = (
+        "This book needs Git 2.45 or newer, because it uses the switch and restore commands "
+        "throughout."
+    )
+    body = _ask_about(
         site_client,
-        question="Which version of Git does this book need?",
-        mode="selection",
+        "Which version of Git does this book need?",
+        selection,
         locale="fr",
-        selection="This book needs Git 2.45 or newer, because it uses the switch and restore "
-        "commands throughout.",
         page="/textbook/fr/docs/basics/install/#requirements",
     ).json()
     assert body["status"] == "grounded"

@@ -30,28 +30,26 @@ def _fresh_ip() -> str:
     return f"2001:db8::{secrets.randbelow(2**16):x}:{secrets.randbelow(2**16):x}"
 
 
-def test_over_the_limit_is_429_with_retry_after(
-    make_client: Any, make_settings: Any, storage: dict[str, Any]
-) -> None:
-    peer = _fresh_ip()
-    with make_client(_limited(make_settings, storage), peer=peer) as client:
-        assert client.post("/api/query", json=QUESTION).status_code == 200
-        assert client.post("/api/query", json=QUESTION).status_code == 200
-        response = client.post("/api/query", json=QUESTION)
+@pytest.fixture
+def limited(make_client: Any, make_settings: Any, storage: dict[str, Any]) -> Iterator[Any]:
+    """A client held to 2 questions a minute, from an address no other test used."""
+    with make_client(_limited(make_settings, storage), peer=_fresh_ip()) as client:
+        yield client
+
+
+def test_over_the_limit_is_429_with_retry_after(limited: Any) -> None:
+    assert limited.post("/api/query", json=QUESTION).status_code == 200
+    assert limited.post("/api/query", json=QUESTION).status_code == 200
+    response = limited.post("/api/query", json=QUESTION)
     assert response.status_code == 429
     assert 1 <= int(response.headers["retry-after"]) <= 60
     assert response.json()["detail"].startswith("Rate limit exceeded: 2 per 1 minute.")
 
 
-def test_query_and_stream_share_one_limit(
-    make_client: Any, make_settings: Any, storage: dict[str, Any]
-) -> None:
-    peer = _fresh_ip()
-    with make_client(_limited(make_settings, storage), peer=peer) as client:
-        assert client.post("/api/query", json=QUESTION).status_code == 200
-        assert client.post("/api/query/stream", json=QUESTION).status_code == 200
-        assert client.post("/api/query/stream", json=QUESTION).status_code == 429
-        assert client.post("/api/query", json=QUESTION).status_code == 429
+def test_query_and_stream_share_one_limit(limited: Any) -> None:
+    paths = ["/api/query", "/api/query/stream", "/api/query/stream", "/api/query"]
+    statuses = [limited.post(path, json=QUESTION).status_code for path in paths]
+    assert statuses == [200, 200, 429, 429]
 
 
 def test_spoofed_forwarded_for_from_an_untrusted_peer_does_not_bypass_the_limit(

@@ -48,13 +48,28 @@ def _row(**fields: Any) -> dict[str, Any]:
     return {**base, **fields}
 
 
+def _answerable(
+    id: str, slice: str, question: str, source: tuple[str, str], phrase: str, **fields: Any
+) -> dict[str, Any]:
+    """A row answered from one section, whose answer must contain one phrase."""
+    path, section = source
+    return _row(
+        id=id,
+        slice=slice,
+        question=question,
+        expected_sources=[{"path": path, "section": section}],
+        expected_answer_contains=[phrase],
+        **fields,
+    )
+
+
 ROWS = [
-    _row(
-        id="1",
-        slice="book/answerable",
-        question="What shape are wombat droppings?",
-        expected_sources=[{"path": "01-wombats.md", "section": "Droppings"}],
-        expected_answer_contains=["cube-shaped"],
+    _answerable(
+        "1",
+        "book/answerable",
+        "What shape are wombat droppings?",
+        ("01-wombats.md", "Droppings"),
+        "cube-shaped",
         reference_answer="Wombat droppings are cube-shaped.",
     ),
     _row(
@@ -63,31 +78,31 @@ ROWS = [
         question="Who won the 1998 football World Cup final?",
         expected_status="abstained",
     ),
-    _row(
-        id="3",
-        slice="chapter/answerable",
-        question="Where do quokkas live?",
+    _answerable(
+        "3",
+        "chapter/answerable",
+        "Where do quokkas live?",
+        ("02-quokkas.md", "Quokkas"),
+        "Rottnest",
         mode="chapter",
         chapter_path="02-quokkas.md",
-        expected_sources=[{"path": "02-quokkas.md", "section": "Quokkas"}],
-        expected_answer_contains=["Rottnest"],
     ),
-    _row(
-        id="4",
-        slice="selection/answerable",
-        question="What do wombats dig burrows with?",
+    _answerable(
+        "4",
+        "selection/answerable",
+        "What do wombats dig burrows with?",
+        ("01-wombats.md", "Burrows"),
+        "claws",
         mode="selection",
         selection="Wombats dig long burrows with their strong front claws.",
-        expected_sources=[{"path": "01-wombats.md", "section": "Burrows"}],
-        expected_answer_contains=["claws"],
     ),
-    _row(
-        id="5",
-        slice="follow-up",
-        question="And what do they dig them with?",
+    _answerable(
+        "5",
+        "follow-up",
+        "And what do they dig them with?",
+        ("01-wombats.md", "Burrows"),
+        "front claws",
         history=[{"question": "Where do wombats sleep during the day?", "answer": "Burrows."}],
-        expected_sources=[{"path": "01-wombats.md", "section": "Burrows"}],
-        expected_answer_contains=["front claws"],
     ),
 ]
 
@@ -104,12 +119,17 @@ def book(tmp_path: Path) -> tuple[Path, Path]:
     return docs, fixtures
 
 
+def _eval(settings: Any, book: tuple[Path, Path], *options: str) -> int:
+    """`bookchat eval` over the book with these options; its exit code."""
+    docs, fixtures = book
+    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), *options]
+    return run_eval_command(settings, build_parser().parse_args(argv))
+
+
 def test_eval_ingests_the_docs_and_prints_metrics_per_slice(
     book: tuple[Path, Path], make_settings: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    docs, fixtures = book
-    args = build_parser().parse_args(["eval", "--fixtures", str(fixtures), "--docs", str(docs)])
-    assert run_eval_command(make_settings(), args) == 0
+    assert _eval(make_settings(), book) == 0
     summary = json.loads(capsys.readouterr().out)
     slices = summary["slices"]
     assert list(slices) == [
@@ -132,9 +152,7 @@ def test_eval_ingests_the_docs_and_prints_metrics_per_slice(
 def test_slice_and_limit_select_rows(
     book: tuple[Path, Path], make_settings: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    docs, fixtures = book
-    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--slice", "book/off-topic"]
-    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 0
+    assert _eval(make_settings(), book, "--slice", "book/off-topic") == 0
     summary = json.loads(capsys.readouterr().out)
     assert list(summary["slices"]) == ["book/off-topic"]
 
@@ -142,11 +160,8 @@ def test_slice_and_limit_select_rows(
 def test_out_and_summary_write_judged_rows_and_figures(
     book: tuple[Path, Path], make_settings: Any, tmp_path: Path
 ) -> None:
-    docs, fixtures = book
     out, summary_file = tmp_path / "res" / "rows.jsonl", tmp_path / "res" / "summary.json"
-    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs)]
-    argv += ["--out", str(out), "--summary", str(summary_file)]
-    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 0
+    assert _eval(make_settings(), book, "--out", str(out), "--summary", str(summary_file)) == 0
     rows = {r["fixture_id"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert list(rows) == ["1", "2", "3", "4", "5"]
     first = rows["1"]
@@ -177,11 +192,10 @@ def test_out_and_summary_write_judged_rows_and_figures(
 def test_rows_record_the_readers_short_answer_scored_against_the_gold_phrases(
     book: tuple[Path, Path], make_settings: Any, tmp_path: Path
 ) -> None:
-    docs, fixtures = book
     out, summary_file = tmp_path / "rows.jsonl", tmp_path / "summary.json"
-    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--slice", "book/answerable"]
-    argv += ["--slice", "book/off-topic", "--out", str(out), "--summary", str(summary_file)]
-    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 0
+    options = ["--slice", "book/answerable", "--slice", "book/off-topic"]
+    options += ["--out", str(out), "--summary", str(summary_file)]
+    assert _eval(make_settings(), book, *options) == 0
     rows = {r["fixture_id"]: r for r in map(json.loads, out.read_text().splitlines())}
     answerable, off_topic = rows["1"], rows["2"]
     assert answerable["short_answer"] is None or answerable["short_answer"].strip()
@@ -211,16 +225,14 @@ def test_eval_with_the_generator_times_the_models_answers(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    docs, fixtures = book
     out = tmp_path / "rows.jsonl"
-    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--generator", "llm"]
-    argv += ["--slice", "book/answerable", "--slice", "book/off-topic", "--out", str(out)]
+    options = ["--generator", "llm", "--slice", "book/answerable", "--slice", "book/off-topic"]
     settings = make_settings(
         OPENAI_BASE_URL=local_model.base_url,
         BOOKCHAT_LLM_MODEL="local",
         BOOKCHAT_LLM_TEMPERATURE=0,
     )
-    assert run_eval_command(settings, build_parser().parse_args(argv)) == 0
+    assert _eval(settings, book, *options, "--out", str(out)) == 0
     captured = capsys.readouterr()
     assert "ok   chat" in captured.err  # the probe's findings, before the rows
     slices = json.loads(captured.out)["slices"]
@@ -237,7 +249,5 @@ def test_eval_with_the_generator_times_the_models_answers(
 def test_generator_llm_without_a_model_is_a_usage_error(
     book: tuple[Path, Path], make_settings: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    docs, fixtures = book
-    argv = ["eval", "--fixtures", str(fixtures), "--docs", str(docs), "--generator", "llm"]
-    assert run_eval_command(make_settings(), build_parser().parse_args(argv)) == 2
+    assert _eval(make_settings(), book, "--generator", "llm") == 2
     assert "BOOKCHAT_LLM_MODEL" in capsys.readouterr().err

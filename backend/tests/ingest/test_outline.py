@@ -9,12 +9,7 @@ from bookchat.ingest.outline import is_summary_heading, lead_sentence, opening_p
 from bookchat.markdown.page_outline import PageOutline, outlines_of
 from bookchat.markdown.units import split_units
 from tests.conftest import SAMPLE_BOOK
-
-
-def _write(root: Path, name: str, text: str) -> None:
-    path = root / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+from tests.sites import write_pages
 
 
 def _outline(docs: Path, doc_id: str) -> PageOutline:
@@ -37,12 +32,13 @@ def test_every_published_page_of_the_sample_book_has_its_sections_in_reading_ord
 
 
 def test_a_page_keeps_its_frontmatter_description_and_heading_depths(tmp_path: Path) -> None:
-    _write(
+    write_pages(
         tmp_path,
-        "tools.md",
-        "---\ntitle: Tools\ndescription: The tools of the trade.\n---\n\n"
-        "Tools make work easier for everyone.\n\n## Hammers\n\nA hammer drives nails into wood.\n\n"
-        "### Claw hammers\n\nA claw hammer also pulls nails out.\n",
+        {
+            "tools.md": "---\ntitle: Tools\ndescription: The tools of the trade.\n---\n\n"
+            "Tools make work easier for everyone.\n\n## Hammers\n\nA hammer drives nails into wood."
+            "\n\n### Claw hammers\n\nA claw hammer also pulls nails out.\n"
+        },
     )
     outline = _outline(tmp_path, "tools")
     assert outline.description == "The tools of the trade."
@@ -58,13 +54,14 @@ def test_a_page_keeps_its_frontmatter_description_and_heading_depths(tmp_path: P
 def test_the_authors_summary_is_kept_whole_and_an_empty_one_is_not_a_summary(
     tmp_path: Path,
 ) -> None:
-    _write(
+    write_pages(
         tmp_path,
-        "a.md",
-        "# Lesson A\n\n## Saws\n\nA saw cuts wood along a line.\n\n## Key Takeaways\n\n"
-        "Remember three things:\n\n- Measure twice.\n- Cut once.\n- Sand the edges.\n",
+        {
+            "a.md": "# Lesson A\n\n## Saws\n\nA saw cuts wood along a line.\n\n## Key Takeaways\n\n"
+            "Remember three things:\n\n- Measure twice.\n- Cut once.\n- Sand the edges.\n",
+            "b.md": "# Lesson B\n\n## Drills\n\nA drill bores holes.\n\n## Summary\n",
+        },
     )
-    _write(tmp_path, "b.md", "# Lesson B\n\n## Drills\n\nA drill bores holes.\n\n## Summary\n")
     summary = _outline(tmp_path, "a").summary
     assert summary is not None and summary.heading == "Key Takeaways"
     assert summary.passage == (

@@ -5,21 +5,21 @@ from pathlib import Path
 import pytest
 
 from bookchat.ingest.pages import scan_docs
-
-
-def _write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+from tests.sites import write_pages
 
 
 def test_skips_are_reported_with_reasons(tmp_path: Path) -> None:
-    _write(tmp_path, "intro.md", "---\ntitle: Intro\n---\nHello.")
-    _write(tmp_path, "draft.md", "---\ntitle: Draft\ndraft: true\n---\nSecret.")
-    _write(tmp_path, "_partial.mdx", "Partial.")
-    _write(tmp_path, "_hidden/page.md", "Hidden.")
-    _write(tmp_path, "img/logo.svg", "<svg/>")
-    _write(tmp_path, "broken.md", "---\ntitle: [unclosed\n---\nBody.")
+    write_pages(
+        tmp_path,
+        {
+            "intro.md": "---\ntitle: Intro\n---\nHello.",
+            "draft.md": "---\ntitle: Draft\ndraft: true\n---\nSecret.",
+            "_partial.mdx": "Partial.",
+            "_hidden/page.md": "Hidden.",
+            "img/logo.svg": "<svg/>",
+            "broken.md": "---\ntitle: [unclosed\n---\nBody.",
+        },
+    )
     (tmp_path / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
     scan = scan_docs(tmp_path)
     assert [p.path for p in scan.pages] == ["intro.md"]
@@ -36,9 +36,14 @@ def test_skips_are_reported_with_reasons(tmp_path: Path) -> None:
 
 
 def test_title_comes_from_frontmatter_then_first_h1_then_the_id(tmp_path: Path) -> None:
-    _write(tmp_path, "a.md", "---\ntitle: From FM\n---\n# From H1\n")
-    _write(tmp_path, "b.md", "# From `H1`\n\nText.")
-    _write(tmp_path, "02-c.md", "Just text.")
+    write_pages(
+        tmp_path,
+        {
+            "a.md": "---\ntitle: From FM\n---\n# From H1\n",
+            "b.md": "# From `H1`\n\nText.",
+            "02-c.md": "Just text.",
+        },
+    )
     titles = {p.path: p.title for p in scan_docs(tmp_path).pages}
     assert titles == {"a.md": "From FM", "b.md": "From H1", "02-c.md": "c"}
 

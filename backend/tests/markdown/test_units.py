@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bookchat.markdown.units import (
     Unit,
     is_furniture_heading,
@@ -125,53 +127,44 @@ def test_stored_units_round_trip_and_old_payloads_are_parsed() -> None:
     assert payload_units({"text": "An older payload has text only."})[0].role == "prose"
 
 
-def test_a_selection_without_markup_still_splits_before_a_lower_case_command() -> None:
-    text = (
-        "After rebasing you must force-push. git push --force overwrites the remote branch. "
-        "Use a pager, e.g. less or more, to read it."
-    )
-    assert [u.text for u in split_units(text)] == [
-        "After rebasing you must force-push.",
-        "git push --force overwrites the remote branch.",
-        "Use a pager, e.g. less or more, to read it.",
-    ]
+FIXUP = "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`; "
+SENTENCES = [
+    pytest.param(
+        [
+            "After rebasing you must force-push.",
+            "git push --force overwrites the remote branch.",
+            "Use a pager, e.g. less or more, to read it.",
+        ],
+        id="a selection without markup still splits before a lower-case command",
+    ),
+    pytest.param(
+        [
+            f"{FIXUP}`--squash=51b7d22` creates `squash! Add invoice model`.",
+            "Rebasing with `--autosquash` moves it.",
+        ],
+        id="an end mark inside inline code ends no sentence",
+    ),
+    pytest.param(
+        ['Git warns "You are in detached HEAD state."', "Then (as the book says.)", "It goes on."],
+        id="a closing quote or bracket stays with the sentence it ends",
+    ),
+    pytest.param(
+        [
+            "The act was signed by governor John B. Weller in 1859.",
+            "The U.S. Army left.",
+            "Ask Dr. Smith first.",
+            "Use a pager, e.g. Less, to read it.",
+            "Git is written in C.",
+            "It is fast.",
+        ],
+        id="no sentence ends after an initial, a title or e.g.",
+    ),
+]
 
 
-def test_an_end_mark_inside_inline_code_ends_no_sentence() -> None:
-    text = (
-        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`; "
-        "`--squash=51b7d22` creates `squash! Add invoice model`. "
-        "Rebasing with `--autosquash` moves it."
-    )
-    assert [u.text for u in split_units(text)] == [
-        "`git commit --fixup=51b7d22` creates a commit titled `fixup! Add invoice model`; "
-        "`--squash=51b7d22` creates `squash! Add invoice model`.",
-        "Rebasing with `--autosquash` moves it.",
-    ]
-
-
-def test_a_closing_quote_or_bracket_stays_with_the_sentence_it_ends() -> None:
-    text = 'Git warns "You are in detached HEAD state." Then (as the book says.) It goes on.'
-    assert [u.text for u in split_units(text)] == [
-        'Git warns "You are in detached HEAD state."',
-        "Then (as the book says.)",
-        "It goes on.",
-    ]
-
-
-def test_no_sentence_ends_after_an_initial_a_title_or_e_g() -> None:
-    text = (
-        "The act was signed by governor John B. Weller in 1859. The U.S. Army left. "
-        "Ask Dr. Smith first. Use a pager, e.g. Less, to read it. Git is written in C. It is fast."
-    )
-    assert [u.text for u in split_units(text)] == [
-        "The act was signed by governor John B. Weller in 1859.",
-        "The U.S. Army left.",
-        "Ask Dr. Smith first.",
-        "Use a pager, e.g. Less, to read it.",
-        "Git is written in C.",
-        "It is fast.",
-    ]
+@pytest.mark.parametrize("sentences", SENTENCES)
+def test_prose_splits_into_its_sentences_and_nowhere_else(sentences: list[str]) -> None:
+    assert [u.text for u in split_units(" ".join(sentences))] == sentences
 
 
 def test_a_stray_backtick_does_not_glue_the_sentences_after_it() -> None:

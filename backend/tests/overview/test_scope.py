@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 from bookchat.overview.ask import OverviewAsk
-from bookchat.overview.scope import Target, resolve
+from bookchat.overview.scope import Place, Target, resolve
 from tests.overview.book import sample_book
 
 
 def _resolve(ask: OverviewAsk, mode: str = "book", **where: str) -> Target | None:
     catalog, outlines = sample_book()
-    return resolve(
-        ask,
-        mode=mode,
-        chapter=catalog.chapter(where["chapter"]) if "chapter" in where else None,
-        page_url=where.get("page"),
-        catalog=catalog,
-        outlines=outlines,
-    )
+    chapter = catalog.chapter(where["chapter"]) if "chapter" in where else None
+    return resolve(ask, Place(mode, chapter, where.get("page"), catalog, outlines))
 
 
 def _names(target: Target | None) -> tuple[str, str, str]:

@@ -4,9 +4,13 @@ and the sample book, and sentences embedded while an answer streams."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
 
 from bookchat.answer.llm.agent import REFUSAL, Passage, Search
 from bookchat.answer.llm.check import (
+    Checked,
     Claim,
     SentencePrefetch,
     check,
@@ -29,31 +33,42 @@ async def _passages(search: Callable[..., Search], question: str) -> list[Passag
     return found
 
 
-async def test_a_grounded_answer_keeps_its_citations(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
-) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
+@dataclass(frozen=True)
+class Checker:
+    """The check against the passages the book's search found for one question."""
+
+    passages: list[Passage]
+    vectors: SentenceVectors
+
+    async def __call__(self, text: str, min_support: float = MIN_SUPPORT) -> Checked:
+        return await check(text, self.passages, self.vectors, min_support=min_support)
+
+
+@pytest.fixture
+async def revert(book_search_fn: Callable[..., Search], vectors: SentenceVectors) -> Checker:
+    """Checks answers to "What does git revert do?" against the passages found for it."""
+    return Checker(await _passages(book_search_fn, "What does git revert do?"), vectors)
+
+
+async def test_a_grounded_answer_keeps_its_citations(revert: Checker) -> None:
     text = (
         "git revert creates a new commit that applies the inverse of the given commit [1]. "
         "Because history is only added to, it is the safe way to undo a shared commit [1]."
     )
-    checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+    checked = await revert(text)
     assert checked.status == "grounded"
     assert checked.answer == text
     assert not checked.hallucination_flag
     assert checked.unsupported_sentences == []
     assert [c.index for c in checked.citations] == [1]
-    assert checked.citations[0].chunk_id == passages[0].source.chunk_id
+    assert checked.citations[0].chunk_id == revert.passages[0].source.chunk_id
     assert "inverse" in checked.citations[0].excerpt
     assert checked.weakest_support >= MIN_SUPPORT
 
 
-async def test_an_invented_marker_is_removed_and_flagged(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
-) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
+async def test_an_invented_marker_is_removed_and_flagged(revert: Checker) -> None:
     text = "git revert creates a new commit that applies the inverse of a commit [1][7]."
-    checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+    checked = await revert(text)
     assert checked.hallucination_flag
     assert checked.status == "grounded"
     assert (
@@ -77,53 +92,45 @@ async def test_citations_are_renumbered_to_the_cited_sources_in_order(
     assert [c.chunk_id for c in checked.citations] == [passages[1].source.chunk_id]
 
 
-async def test_the_refusal_sentence_abstains(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
-) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
+async def test_the_refusal_sentence_abstains(revert: Checker) -> None:
     for text in (REFUSAL, REFUSAL.lower().rstrip("."), f"{REFUSAL} [1]"):
-        checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+        checked = await revert(text)
         assert checked.status == "abstained"
         assert checked.refused
         assert checked.citations == []
 
 
 async def test_an_uncited_answer_is_cited_by_the_sections_its_sentences_match(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
+    revert: Checker,
 ) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
     # Small local models never write markers: the check places them, and says so.
     for text in (
         "git revert creates a new commit that applies the inverse of a commit.",
         "git revert creates a new commit that applies the inverse of a commit [9].",
     ):
-        checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+        checked = await revert(text)
         assert checked.status == "grounded"
         assert checked.attributed
         assert checked.answer.endswith("commit [1].")
-        assert [c.chunk_id for c in checked.citations] == [passages[0].source.chunk_id]
+        assert [c.chunk_id for c in checked.citations] == [revert.passages[0].source.chunk_id]
         assert not checked.refused
-    assert (await check("It does [9].", passages, vectors, min_support=0.5)).hallucination_flag
+    assert (await revert("It does [9].", min_support=0.5)).hallucination_flag
 
 
-async def test_an_uncited_answer_the_book_does_not_support_abstains(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
-) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
+async def test_an_uncited_answer_the_book_does_not_support_abstains(revert: Checker) -> None:
     text = "The 2018 FIFA World Cup was won by France. Its final was played in Moscow."
-    checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+    checked = await revert(text)
     assert checked.status == "abstained"
     assert checked.citations == []
     assert not checked.refused and not checked.attributed
 
 
 async def test_only_the_supported_sentences_of_an_uncited_answer_get_markers(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
+    revert: Checker,
 ) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
     made_up = "The 2018 FIFA World Cup was won by France."
     text = f"git revert creates a new commit that applies the inverse of a commit.\n{made_up}"
-    checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+    checked = await revert(text)
     assert checked.status == "grounded" and checked.attributed
     assert checked.answer == (
         f"git revert creates a new commit that applies the inverse of a commit [1].\n{made_up}"
@@ -138,30 +145,24 @@ def test_markers_are_placed_before_the_final_punctuation_across_line_breaks() ->
     assert with_markers(text, [("Nothing like this.", 1)]) is None
 
 
-async def test_unsupported_sentences_are_listed_but_kept(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
-) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
+async def test_unsupported_sentences_are_listed_but_kept(revert: Checker) -> None:
     made_up = "The 2018 FIFA World Cup was won by France."
     text = (
         f"git revert creates a new commit that applies the inverse of a commit [1]. {made_up} [1]"
     )
-    checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+    checked = await revert(text)
     assert checked.status == "grounded"
     assert checked.unsupported_sentences == [made_up]
     assert made_up in checked.answer
     assert checked.weakest_support < MIN_SUPPORT
 
 
-async def test_an_uncited_sentence_is_checked_against_the_cited_sources(
-    book_search_fn: Callable[..., Search], vectors: SentenceVectors
-) -> None:
-    passages = await _passages(book_search_fn, "What does git revert do?")
+async def test_an_uncited_sentence_is_checked_against_the_cited_sources(revert: Checker) -> None:
     text = (
         "Python lists are implemented as dynamic arrays. "
         "git revert creates a new commit that applies the inverse of a commit [1]."
     )
-    checked = await check(text, passages, vectors, min_support=MIN_SUPPORT)
+    checked = await revert(text)
     assert checked.unsupported_sentences == ["Python lists are implemented as dynamic arrays."]
 
 

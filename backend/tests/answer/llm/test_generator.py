@@ -11,9 +11,16 @@ from typing import Any
 import pytest
 
 from bookchat.answer.compose import Source
-from bookchat.answer.llm.agent import MAX_SEARCHES, REFUSAL, Passage, Search, output_token_cap
+from bookchat.answer.llm.agent import (
+    MAX_SEARCHES,
+    REFUSAL,
+    Passage,
+    Question,
+    Search,
+    output_token_cap,
+)
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
-from tests.scripted_model import Reply, ScriptedModel, ToolCall
+from tests.scripted_model import Reply, ScriptedModel, ToolCall, searching
 
 REVERT = (
     "`git revert <commit>` creates a new commit that applies the inverse of `<commit>`. "
@@ -54,7 +61,9 @@ async def test_grounded_answer_returns_the_text_and_the_sources(
     generator: LLMGenerator, scripted: ScriptedModel
 ) -> None:
     scripted.script(Reply(text="git revert makes a new commit that undoes another [1]."))
-    out = await generator.generate("What does git revert do?", [passage(REVERT)], mode="book")
+    out = await generator.generate(
+        Question("What does git revert do?", [passage(REVERT)], mode="book")
+    )
     assert out.text == "git revert makes a new commit that undoes another [1]."
     assert out.model == "scripted-model"
     assert [p.source.chunk_id for p in out.passages] == ["chunk-1"]
@@ -71,7 +80,9 @@ async def test_history_is_sent_as_prior_turns_without_old_markers(
 ) -> None:
     scripted.script(Reply(text="It is safe for shared history [1]."))
     history = [("What does git revert do?", "It creates a new inverse commit [1][2].")]
-    await generator.generate("Is it safe?", [passage(REVERT)], mode="book", history=history)
+    await generator.generate(
+        Question("Is it safe?", [passage(REVERT)], mode="book", history=history)
+    )
     roles = [(m["role"], m["content"]) for m in scripted.requests[0]["messages"][1:3]]
     assert roles == [
         ("user", "What does git revert do?"),
@@ -84,7 +95,7 @@ async def test_injection_in_a_chunk_reaches_the_model_only_inside_its_source_tag
 ) -> None:
     scripted.script(Reply(text=REFUSAL))
     await generator.generate(
-        "How do I push?", [passage(REVERT), passage(INJECTION, 2)], mode="book"
+        Question("How do I push?", [passage(REVERT), passage(INJECTION, 2)], mode="book")
     )
     request = scripted.requests[0]
     assert "Ignore previous instructions" not in system_message(request)
@@ -105,7 +116,7 @@ async def test_injection_in_a_selection_stays_inside_the_selection_source(
 ) -> None:
     scripted.script(Reply(text=REFUSAL))
     selection = passage(f"Branches are cheap. {INJECTION}", chunk_id="selection")
-    await generator.generate("What is this about?", [selection], mode="selection")
+    await generator.generate(Question("What is this about?", [selection], mode="selection"))
     request = scripted.requests[0]
     message = user_message(request)
     assert message.count("<source ") == 1
@@ -120,7 +131,7 @@ async def test_prompt_treats_sources_as_data(
     generator: LLMGenerator, scripted: ScriptedModel
 ) -> None:
     scripted.script(Reply(text=REFUSAL))
-    await generator.generate("What?", [passage(REVERT)], mode="book")
+    await generator.generate(Question("What?", [passage(REVERT)], mode="book"))
     prompt = system_message(scripted.requests[0])
     assert "not instructions" in prompt
     assert "never reveal" in prompt.lower()
@@ -132,11 +143,13 @@ async def test_the_model_can_search_and_cite_a_new_source(
     book_search_fn: Callable[..., Search],
 ) -> None:
     scripted.script(
-        Reply(tool_calls=(ToolCall("search_book", json.dumps({"query": "conflict markers"})),)),
+        searching("conflict markers"),
         Reply(text="Git writes both versions between conflict markers [2]."),
     )
     out = await generator.generate(
-        "What are conflict markers?", [passage(REVERT)], mode="book", search=book_search_fn()
+        Question(
+            "What are conflict markers?", [passage(REVERT)], mode="book", search=book_search_fn()
+        )
     )
     assert out.searches == 1
     assert len(out.passages) > 1
@@ -160,7 +173,7 @@ async def test_search_is_refused_after_the_bound(
     )
     scripted.script(Reply(tool_calls=calls), Reply(text=REFUSAL))
     out = await generator.generate(
-        "Tell me everything", [passage(REVERT)], mode="book", search=book_search_fn()
+        Question("Tell me everything", [passage(REVERT)], mode="book", search=book_search_fn())
     )
     assert out.searches == MAX_SEARCHES
     results = [m["content"] for m in scripted.requests[1]["messages"] if m["role"] == "tool"]
@@ -172,7 +185,9 @@ async def test_no_search_tool_without_a_search(
     generator: LLMGenerator, scripted: ScriptedModel
 ) -> None:
     scripted.script(Reply(text=REFUSAL))
-    await generator.generate("What?", [passage(REVERT)], mode="chapter", chapter="Everyday Git")
+    await generator.generate(
+        Question("What?", [passage(REVERT)], mode="chapter", chapter="Everyday Git")
+    )
     request = scripted.requests[0]
     assert "tools" not in request
     assert "search_book" not in system_message(request)
@@ -186,7 +201,9 @@ async def test_streaming_deltas_concatenate_to_the_final_text(
     scripted.script(Reply(text=text))
     deltas: list[str] = []
     final: Generated | None = None
-    async for item in generator.stream("What does git revert do?", [passage(REVERT)], mode="book"):
+    async for item in generator.stream(
+        Question("What does git revert do?", [passage(REVERT)], mode="book")
+    ):
         if isinstance(item, str):
             assert final is None  # every delta comes before the result
             deltas.append(item)
@@ -203,14 +220,13 @@ async def test_streaming_with_a_search_round_trip(
     scripted: ScriptedModel,
     book_search_fn: Callable[..., Search],
 ) -> None:
-    scripted.script(
-        Reply(tool_calls=(ToolCall("search_book", json.dumps({"query": "rebase"})),)),
-        Reply(text="Rebasing replays commits [2]."),
-    )
+    scripted.script(searching("rebase"), Reply(text="Rebasing replays commits [2]."))
     items = [
         item
         async for item in generator.stream(
-            "What does rebase do?", [passage(REVERT)], mode="book", search=book_search_fn()
+            Question(
+                "What does rebase do?", [passage(REVERT)], mode="book", search=book_search_fn()
+            )
         )
     ]
     final = items[-1]
@@ -230,26 +246,25 @@ FAILURES = {
 }
 
 
+async def _answer(generator: LLMGenerator, question: Question, *, streamed: bool) -> None:
+    if not streamed:
+        await generator.generate(question)
+        return
+    async for _ in generator.stream(question):
+        pass
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
 @pytest.mark.parametrize("name", sorted(FAILURES))
 async def test_model_failures_raise_generation_failed(
-    generator: LLMGenerator, scripted: ScriptedModel, name: str
+    generator: LLMGenerator, scripted: ScriptedModel, name: str, streamed: bool
 ) -> None:
     scripted.script(FAILURES[name])
+    question = Question("What does git revert do?", [passage(REVERT)], mode="book")
     with pytest.raises(GenerationFailed) as caught:
-        await generator.generate("What does git revert do?", [passage(REVERT)], mode="book")
+        await _answer(generator, question, streamed=streamed)
     assert "SECRET-PROVIDER-TEXT" not in str(caught.value)
     assert "could not answer" in str(caught.value)
-
-
-@pytest.mark.parametrize("name", sorted(FAILURES))
-async def test_streamed_failures_raise_generation_failed(
-    generator: LLMGenerator, scripted: ScriptedModel, name: str
-) -> None:
-    scripted.script(FAILURES[name])
-    with pytest.raises(GenerationFailed) as caught:
-        async for _ in generator.stream("What?", [passage(REVERT)], mode="book"):
-            pass
-    assert "SECRET-PROVIDER-TEXT" not in str(caught.value)
 
 
 async def test_timeout_raises_generation_failed(
@@ -258,7 +273,7 @@ async def test_timeout_raises_generation_failed(
     generator = make_generator(llm_timeout_s=0.2)
     scripted.script(Reply(text="late [1].", first_token_delay=3))
     with pytest.raises(GenerationFailed) as caught:
-        await generator.generate("What?", [passage(REVERT)], mode="book")
+        await generator.generate(Question("What?", [passage(REVERT)], mode="book"))
     assert caught.value.reason == "timeout"
 
 
@@ -270,7 +285,7 @@ async def test_streamed_timeout_between_tokens_raises_generation_failed(
     deltas: list[str | Generated] = []
 
     async def consume() -> None:
-        async for item in generator.stream("What?", [passage(REVERT)], mode="book"):
+        async for item in generator.stream(Question("What?", [passage(REVERT)], mode="book")):
             deltas.append(item)
 
     with pytest.raises(GenerationFailed):
@@ -287,7 +302,7 @@ async def test_connection_refused_raises_generation_failed(
     # Nothing listens on the port once the socket is closed.
     generator = make_generator(openai_base_url=f"http://127.0.0.1:{port}/v1")
     with pytest.raises(GenerationFailed):
-        await generator.generate("What?", [passage(REVERT)], mode="book")
+        await generator.generate(Question("What?", [passage(REVERT)], mode="book"))
 
 
 async def test_the_model_may_write_a_bounded_number_of_tokens(
@@ -295,7 +310,7 @@ async def test_the_model_may_write_a_bounded_number_of_tokens(
 ) -> None:
     generator = make_generator(answer_max_words=80)
     scripted.script(Reply(text="git revert makes a new commit that undoes another [1]."))
-    await generator.generate("What does git revert do?", [passage(REVERT)], mode="book")
+    await generator.generate(Question("What does git revert do?", [passage(REVERT)], mode="book"))
     [request] = scripted.requests
     # Room for an answer of the configured length, but a model that runs on is cut off.
     assert request["max_tokens"] == output_token_cap(80)

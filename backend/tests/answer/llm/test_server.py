@@ -11,13 +11,13 @@ import pytest
 from agents import trace
 from agents.tracing.traces import NoOpTrace
 
-from bookchat.answer.llm.agent import Search
+from bookchat.answer.llm.agent import Question, Search
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.server import PLACEHOLDER_KEY, Capabilities, ModelNotConfigured, connect
 from bookchat.config import Settings
 from tests.answer.llm.test_generator import REVERT, passage
 from tests.local_model import free_port
-from tests.scripted_model import Reply, ScriptedModel, ToolCall
+from tests.scripted_model import Reply, ScriptedModel, searching
 
 
 async def test_tracing_is_off_unless_asked_for(llm_settings: Settings) -> None:
@@ -69,7 +69,7 @@ async def test_a_server_without_tool_calls_is_used_without_searches(
     assert generator.search_policy == "off"
     scripted.requests.clear()
     out = await generator.generate(
-        "What does revert do?", [passage(REVERT)], mode="book", search=book_search_fn()
+        Question("What does revert do?", [passage(REVERT)], mode="book", search=book_search_fn())
     )
     assert out.text == "ready"
     assert "tools" not in scripted.requests[0]  # the answer never offers what the server refuses
@@ -88,7 +88,9 @@ async def test_a_server_that_cannot_stream_gets_whole_answers(
     assert not found.works("streaming") and found.works("chat")
     assert not generator.streams
     scripted.requests.clear()
-    items = [item async for item in generator.stream("Revert?", [passage(REVERT)], mode="book")]
+    items = [
+        item async for item in generator.stream(Question("Revert?", [passage(REVERT)], mode="book"))
+    ]
     assert items[0] == "git revert adds an inverse commit [1]."
     assert items[-1].text == items[0]  # type: ignore[union-attr]
     assert all(not request.get("stream") for request in scripted.requests)
@@ -130,11 +132,13 @@ async def test_the_tool_round_trip_never_sends_null_content(
     generator: LLMGenerator, scripted: ScriptedModel, book_search_fn: Callable[..., Search]
 ) -> None:
     scripted.script(
-        Reply(tool_calls=(ToolCall("search_book", '{"query": "conflict markers"}'),)),
+        searching("conflict markers"),
         Reply(text="Git writes both versions between conflict markers [2]."),
     )
     await generator.generate(
-        "What are conflict markers?", [passage(REVERT)], mode="book", search=book_search_fn()
+        Question(
+            "What are conflict markers?", [passage(REVERT)], mode="book", search=book_search_fn()
+        )
     )
     call_turn = next(m for m in scripted.requests[1]["messages"] if m.get("tool_calls"))
     # The SDK writes null here; llama.cpp's server answers that with HTTP 500.

@@ -1,4 +1,4 @@
-"""The default sentence-support threshold on the calibration cases (numbers in decisions.md)."""
+"""The default sentence-support threshold on the calibration cases (decisions/0025)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_the_default_threshold_separates_book_sentences_from_invented_ones(
     flagged = sum(s < threshold for s in scores["supported"])
     caught = sum(s < threshold for s in scores["made_up"])
     # Off-topic claims are always caught; a few faithful paraphrases and most on-topic
-    # fabrications sit in the overlap embeddings cannot resolve (see decisions.md).
+    # fabrications sit in the overlap embeddings cannot resolve (decisions/0025).
     assert all(s < threshold for s in scores["off_topic"])
     assert flagged <= 0.1 * len(scores["supported"])
     assert caught >= 0.2 * len(scores["made_up"])
