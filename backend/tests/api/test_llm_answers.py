@@ -10,7 +10,7 @@ from pydantic import SecretStr
 
 from bookchat.answer.llm.agent import REFUSAL
 from bookchat.answer.llm.server import ModelNotConfigured
-from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED, MODEL_REFUSED, MODEL_UNMATCHED
+from bookchat.answer.llm.writer import ATTRIBUTED, MODEL_FAILED, MODEL_UNMATCHED
 from bookchat.config import Settings
 from tests.scripted_model import Reply, ScriptedModel, quoting, searching, sources_in
 from tests.sse_events import sse_events
@@ -101,18 +101,21 @@ def test_an_invented_citation_is_removed_and_flagged(
     assert len(body["citations"]) == 1
 
 
-def test_a_model_refusing_a_covered_question_gives_the_books_answer_with_a_note(
+def test_a_model_refusing_a_covered_question_shows_the_sections_it_was_given(
     llm_client: Any, client: Any, scripted: ScriptedModel
 ) -> None:
     extractive = _ask(client)
     scripted.script(Reply(text=REFUSAL))
     body = _ask(llm_client)
-    # Retrieval found the book covers it: the reader gets the book's words, never an abstention.
-    assert body["status"] == "grounded"
-    assert body["answer"] == extractive["answer"]
-    assert body["citations"] == extractive["citations"]
-    assert body["generator"] == "extractive"
-    assert body["warnings"] == [MODEL_REFUSED]
+    # The passages are close but the model found no answer in them: the reader is shown where
+    # the book comes closest, the sections the answer would have cited first, never a dead end.
+    assert body["status"] == "related"
+    assert body["citations"] == [] and body["short_answer"] is None
+    assert body["answer"].startswith("I couldn't find a direct answer in the book.")
+    cited = [(c["path"], c["section"]) for c in extractive["citations"]]
+    shown = [(p["path"], p["section"]) for p in body["related"]]
+    assert shown[: len(cited)] == cited[:3] and 1 <= len(shown) <= 3
+    assert body["confidence"] <= 0.5
 
 
 def test_an_answer_without_markers_is_cited_by_the_sections_it_matches(

@@ -33,7 +33,6 @@ class Phrases:
     continued_in_source: str  # after a quote ending on a lead-in whose script did not fit
     untranslated: str  # {locale}, {default_locale}
     model_failed: str
-    model_refused: str
     model_unmatched: str
     attributed: str
     unsupported: str
@@ -63,10 +62,6 @@ ENGLISH = Phrases(
     ),
     model_failed=(
         "The language model could not answer, so this answer was taken from the book directly."
-    ),
-    model_refused=(
-        "The language model found no answer in these sections, so this answer was taken from the "
-        "book directly."
     ),
     model_unmatched=(
         "The language model's answer could not be matched to the book, so this answer was taken "
@@ -116,10 +111,6 @@ FRENCH = Phrases(
     model_failed=(
         f"Le modèle de langage n'a pas pu répondre{NBSP}: cette réponse est donc tirée "
         "directement du livre."
-    ),
-    model_refused=(
-        f"Le modèle de langage n'a pas trouvé de réponse dans ces sections{NBSP}: cette réponse "
-        "est donc tirée directement du livre."
     ),
     model_unmatched=(
         f"La réponse du modèle de langage n'a pas pu être rattachée au livre{NBSP}: cette "

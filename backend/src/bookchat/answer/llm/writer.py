@@ -28,13 +28,12 @@ from bookchat.retrieval.sentence_vectors import SentenceVectors
 MODEL_FAILED = ENGLISH.model_failed
 UNSUPPORTED = ENGLISH.unsupported
 ATTRIBUTED = ENGLISH.attributed
-MODEL_REFUSED = ENGLISH.model_refused
 MODEL_UNMATCHED = ENGLISH.model_unmatched
 # The warnings of an answer that fell back to the extractive one, in every language.
 FALLBACKS = frozenset(
     text
     for said in CATALOGUE.values()
-    for text in (said.model_failed, said.model_refused, said.model_unmatched)
+    for text in (said.model_failed, said.model_unmatched)
 )
 # A generated answer the check found fault with is never reported as more than even odds.
 DOUBTFUL_CONFIDENCE = 0.5
