@@ -31,9 +31,7 @@ ATTRIBUTED = ENGLISH.attributed
 MODEL_UNMATCHED = ENGLISH.model_unmatched
 # The warnings of an answer that fell back to the extractive one, in every language.
 FALLBACKS = frozenset(
-    text
-    for said in CATALOGUE.values()
-    for text in (said.model_failed, said.model_unmatched)
+    text for said in CATALOGUE.values() for text in (said.model_failed, said.model_unmatched)
 )
 # A generated answer the check found fault with is never reported as more than even odds.
 DOUBTFUL_CONFIDENCE = 0.5
