@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from bookchat.answer.compose import Source
 from bookchat.answer.schema import Citation, RelatedSection
 from bookchat.answer.terms import content_terms
 from bookchat.markdown.units import Unit, payload_units
@@ -129,16 +130,7 @@ class Places:
 
 def cited_place(citation: Citation, title: str = "") -> RelatedSection:
     """A cited section shown as a place instead (a model found no answer in it)."""
-    return RelatedSection(
-        title=title,
-        section=citation.section,
-        url=citation.url,
-        path=citation.path,
-        chapter=citation.chapter,
-        chapter_title=citation.chapter_title,
-        excerpt=citation.excerpt,
-        score=citation.score,
-    )
+    return _as_place(citation, title, citation.excerpt)
 
 
 def _excerpt(
@@ -160,13 +152,18 @@ def _shown(unit: Unit) -> str:
 
 def _place(group: Sequence[Hit], excerpt: str) -> RelatedSection:
     payload = group[0].payload
+    where = Source.from_payload(group[0].chunk_id, max(h.score for h in group), payload)
+    return _as_place(where, str(payload.get("title", "")), excerpt)
+
+
+def _as_place(where: Source | Citation, title: str, excerpt: str) -> RelatedSection:
     return RelatedSection(
-        title=str(payload.get("title", "")),
-        section=str(payload.get("section", "")),
-        url=str(payload.get("url", "")),
-        path=str(payload.get("path", "")),
-        chapter=str(payload.get("chapter", "")),
-        chapter_title=str(payload.get("chapter_title", "")),
+        title=title,
+        section=where.section,
+        url=where.url,
+        path=where.path,
+        chapter=where.chapter,
+        chapter_title=where.chapter_title,
         excerpt=excerpt,
-        score=round(max(h.score for h in group), 4),
+        score=where.score,
     )
