@@ -34,7 +34,7 @@ class ScratchBook:
         self.store = open_store(self.settings)
         report = run_ingest(self.settings, self.store, lambda: embedder, docs)
         print(f"  {docs}: {report.summary()}", file=sys.stderr)
-        self.retriever = Retriever(self.store, hybrid=self.settings.hybrid)
+        self.retriever = Retriever(self.store)
 
     def close(self) -> None:
         """Release the store and the scratch folder."""

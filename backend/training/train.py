@@ -45,7 +45,6 @@ from bookchat.answer.coverage import coverage_features
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
-from bookchat.answer.reader import Reader
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.markdown.units import split_units
@@ -136,14 +135,8 @@ class Book(ScratchBook):
     ) -> None:
         super().__init__(docs, embedder, data)
         self.cache = SentenceVectors(embedder, capacity=200_000)
-        ranker = Reader(threads=2) if self.settings.reader_passages else None
         self.grounder = Grounder(
-            self.settings,
-            self.retriever,
-            PassageVectors(self.store, self.cache),
-            self.cache,
-            model,
-            ranker=ranker,
+            self.settings, self.retriever, PassageVectors(self.store, self.cache), self.cache, model
         )
 
     def hits(self, q: str, vector: np.ndarray, *, drop_path: str | None = None) -> list[Hit]:
@@ -153,7 +146,7 @@ class Book(ScratchBook):
         else:
             found = self.retriever.search(q, vector.tolist(), limit=30)
             rest = [h for h in found if h.payload.get("path") != drop_path]
-            hits = self.grounder.reorder(q, rest, 5)
+            hits = rest[:5]
         # Without the term a "What is X?" question asks about: a passage that pool() adds for it
         # (titled X, or setting X in bold) is one whose unit and coverage the service decides by
         # rule (grounding.decide), never by the model, so it teaches the model nothing it is

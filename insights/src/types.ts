@@ -1,4 +1,4 @@
-// GET /api/admin/insights, as the backend's InsightsOut model declares it.
+// GET /api/admin/insights, as the backend's InsightsReport dataclass declares it.
 
 export interface Totals {
   asked: number;

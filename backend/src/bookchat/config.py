@@ -55,40 +55,7 @@ class Settings(BaseSettings):
     embed_threads: int = Field(default=1, ge=1, le=64, alias="BOOKCHAT_EMBED_THREADS")
 
     # Retrieval and answering.
-    # Dense + BM25 (RRF) finds the gold section more often than either alone
-    # (specs/001-bookchat/decisions/0009-hybrid-search-and-the-passage-floor.md).
-    hybrid: bool = Field(default=True, alias="BOOKCHAT_HYBRID")
     min_chunk_score: float = Field(default=0.30, ge=-1.0, le=1.0, alias="BOOKCHAT_MIN_CHUNK_SCORE")
-    # P(covered) below which bookchat declines. Unset: the threshold calibrated together with the
-    # committed answer model (answer/model.json;
-    # specs/001-bookchat/decisions/0014-learned-answer-model.md).
-    min_coverage: float | None = Field(default=None, ge=0.0, le=1.0, alias="BOOKCHAT_MIN_COVERAGE")
-    # Where answers carry the reader's short answer: in selection mode only (default: there the
-    # reader reads prose as it was trained to; in book mode its spans miss too often, see
-    # specs/001-bookchat/decisions/0021-answer-reader-and-short-answer.md), in every mode, or
-    # nowhere. Where the reader reads (every mode unless `off`), the quote is built around the
-    # unit of its span, shown or not.
-    short_answers: Literal["selection", "all", "off"] = Field(
-        default="selection", alias="BOOKCHAT_SHORT_ANSWERS"
-    )
-    # Who decides whether a selection answers the question: the answer model (its units'
-    # features), the answer reader (its P that the selection answers, against the threshold
-    # calibrated on held-out data, answer/reader.json), or both (the model, the reader declining
-    # where it is sure: P below `selection_veto`;
-    # specs/001-bookchat/decisions/0022-selections-reader-veto-and-anchored-quote.md).
-    selection_judge: Literal["model", "reader", "both"] = Field(
-        default="both", alias="BOOKCHAT_SELECTION_JUDGE"
-    )
-    # Who decides whether the book (or a chapter) covers a question: the answer model alone, or
-    # both (the model, the answer reader overruling it where it is sure: it reads the passages
-    # an answer is drawn from, declines below `book_veto` and answers above `book_vouch`, both
-    # calibrated on held-out questions in answer/reader.json;
-    # specs/001-bookchat/decisions/0023-book-and-chapter-reader-veto-vouch-and-anchor.md).
-    # An operator's `min_coverage` turns it off.
-    book_judge: Literal["model", "both"] = Field(default="both", alias="BOOKCHAT_BOOK_JUDGE")
-    # Retrieved passages the answer reader reads and reorders before units are drawn from the
-    # best of them (answer/reading.py); 0: retrieval's order.
-    reader_passages: int = Field(default=0, ge=0, le=20, alias="BOOKCHAT_READER_PASSAGES")
     # Torch threads of the answer reader, which finds the short answer in the quoted passage.
     reader_threads: int = Field(default=2, ge=1, le=64, alias="BOOKCHAT_READER_THREADS")
     answer_max_words: int = Field(default=120, ge=20, le=400, alias="BOOKCHAT_ANSWER_MAX_WORDS")

@@ -25,7 +25,7 @@ def book_grounder(
     cache = SentenceVectors(embedder)
     return Grounder(
         settings,
-        Retriever(store, hybrid=True),
+        Retriever(store),
         PassageVectors(store, cache),
         cache,
         model or default_model(),

@@ -179,8 +179,7 @@ async def test_a_follow_up_is_left_to_the_answer_model_whatever_the_reader_says(
     assert follow_up.composition is not None
 
 
-def test_the_reader_judges_book_and_chapter_coverage_by_default() -> None:
-    assert Settings(_env_file=None).book_judge == "both"  # type: ignore[call-arg]
+def test_the_readers_veto_lies_below_its_vouch() -> None:
     fitted = calibration()
     assert 0.0 < fitted["book_veto"] < fitted["book_vouch"] < 1.0
 

@@ -30,13 +30,13 @@ Ground = Callable[[str, str], Awaitable[Grounding]]
 def ground(
     book_settings: Settings, book_store: VectorStore, embedder: Embedder, reader: Reader
 ) -> Ground:
-    """Ground a question in WROTE_GIT, selected on /docs/, with the named judge."""
+    """Ground a question in WROTE_GIT, selected on /docs/."""
     catalog = CatalogCache(book_store)
     catalog.refresh()
 
-    async def grounded(question: str, judge: str = "both") -> Grounding:
+    async def grounded(question: str) -> Grounding:
         grounder = SelectionGrounder(
-            book_settings.model_copy(update={"selection_judge": judge}),
+            book_settings,
             default_model(),
             SentenceVectors(embedder, capacity=64),
             reader,
@@ -49,30 +49,25 @@ def ground(
     return grounded
 
 
-# "both", the default: the answer model decides and the reader declines where its P is below the
-# calibrated veto; "reader": the reader's P decides.
-@pytest.mark.parametrize("judge", ["reader", "both"])
+# The answer model decides and the reader declines where its P is below the calibrated veto.
 async def test_the_reader_declines_a_selection_that_does_not_say_what_is_asked(
-    judge: str, ground: Ground
+    ground: Ground,
 ) -> None:
     # SQuAD 2.0's kind of question: a date is asked, and the selection has one, of something else
     # (the answer model alone, judging by the units' features, answers "April 2005"). "When was
     # GitHub founded?" sits just above the veto since the reader trained on written unanswerable
     # questions (P 0.125 against 0.118; decisions/0022): another thing's date is asked here.
-    answered = await ground("Who wrote Git?", judge)
-    declined = await ground("When was Mercurial written?", judge)
+    answered = await ground("Who wrote Git?")
+    declined = await ground("When was Mercurial written?")
     assert answered.composition is not None
     assert "Linus Torvalds" in answered.composition.answer
     assert answered.short_answer == "Linus Torvalds"
     assert declined.composition is None and declined.short_answer is None
 
 
-@pytest.mark.parametrize("judge", ["reader", "both"])
-async def test_the_reader_leaves_explain_this_passage_to_the_answer_model(
-    judge: str, ground: Ground
-) -> None:
+async def test_the_reader_leaves_explain_this_passage_to_the_answer_model(ground: Ground) -> None:
     # No span answers "Explain this passage": its most central units do.
-    explained = await ground("Explain this.", judge)
+    explained = await ground("Explain this.")
     assert explained.composition is not None
     assert "Linus Torvalds" in explained.composition.answer
     assert explained.short_answer is None
@@ -82,7 +77,3 @@ async def test_the_selection_is_cited_on_the_readers_page(ground: Ground) -> Non
     (passage,) = (await ground("Who wrote Git?")).passages
     assert passage.text == WROTE_GIT
     assert passage.source.chunk_id == "selection" and passage.source.url == "/docs/"
-
-
-def test_the_reader_has_a_veto_on_selections_by_default() -> None:
-    assert Settings(_env_file=None).selection_judge == "both"  # type: ignore[call-arg]

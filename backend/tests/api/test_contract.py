@@ -126,19 +126,19 @@ def test_the_insights_example_in_api_md_has_every_field_of_the_schema(client: An
     example = json.loads(re.search(r"```json\n(.*?)```", section, re.S)[1])  # type: ignore[index]
     openapi = client.get("/openapi.json").json()
     fields = {name: set(_schema(openapi, name)["properties"]) for name in (
-        "InsightsOut", "Totals", "InsightsDay", "InsightsChapter", "CitedSectionOut",
-        "InsightsGap", "SectionLinkOut", "RatedDownOut", "LatencyOut", "CacheShareOut",
+        "InsightsReport", "Outcomes", "InsightsDay", "InsightsChapter", "CitedSection",
+        "InsightsGap", "SectionLink", "RatedDownAnswer", "Latency", "CacheShare",
     )}  # fmt: skip
-    assert set(example) == fields["InsightsOut"]
-    assert set(example["totals"]) == fields["Totals"]
+    assert set(example) == fields["InsightsReport"]
+    assert set(example["totals"]) == fields["Outcomes"]
     assert set(example["days"][0]) == fields["InsightsDay"]
     assert set(example["chapters"][0]) == fields["InsightsChapter"]
-    assert set(example["cited_sections"][0]) == fields["CitedSectionOut"]
+    assert set(example["cited_sections"][0]) == fields["CitedSection"]
     assert set(example["gaps"][0]) == fields["InsightsGap"]
-    assert set(example["gaps"][0]["closest"]) == fields["SectionLinkOut"]
-    assert set(example["rated_down"][0]) == fields["RatedDownOut"]
-    assert set(example["latency"]) == fields["LatencyOut"]
-    assert set(example["answer_cache"]) == fields["CacheShareOut"]
+    assert set(example["gaps"][0]["closest"]) == fields["SectionLink"]
+    assert set(example["rated_down"][0]) == fields["RatedDownAnswer"]
+    assert set(example["latency"]) == fields["Latency"]
+    assert set(example["answer_cache"]) == fields["CacheShare"]
     parameters = _operation(openapi, "/api/admin/insights", "get")["parameters"]
     documented = set(re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE))
     assert {p["name"] for p in parameters} == documented

@@ -71,10 +71,9 @@ def test_settings_that_shape_answers_change_the_fingerprint(
     base: Settings = make_settings()
     assert answerer_fingerprint(base) == answerer_fingerprint(make_settings())
     for change in (
-        {"BOOKCHAT_SHORT_ANSWERS": "all"},
+        {"BOOKCHAT_MIN_CHUNK_SCORE": 0.4},
         {"BOOKCHAT_ANSWER_MAX_WORDS": 60},
         {"BOOKCHAT_GENERATOR": "llm", "BOOKCHAT_LLM_MODEL": "m", "OPENAI_BASE_URL": "http://x"},
-        {"BOOKCHAT_MIN_COVERAGE": 0.9},
     ):
         assert answerer_fingerprint(make_settings(**change)) != answerer_fingerprint(base), change
     # Where the cache lives is not part of the answer.

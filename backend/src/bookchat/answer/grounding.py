@@ -23,8 +23,7 @@ from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
-from bookchat.answer.reading import reordered
-from bookchat.answer.short_answer import passage_text, shown_in, span_and_unit, span_of
+from bookchat.answer.short_answer import passage_text, span_and_unit, span_of
 from bookchat.config import Settings
 from bookchat.markdown.units import Unit, payload_units
 from bookchat.retrieval.named import names_all
@@ -194,7 +193,6 @@ def decide(
     sources: Sequence[Source],
     max_words: int,
     *,
-    threshold: float | None = None,
     said: Phrases = ENGLISH,
     anchor: int | None = None,
     anchor_answers: bool = True,
@@ -206,7 +204,7 @@ def decide(
     if not judged.candidates:
         return None, 0.0
     covered = model.covered(judged.coverage)
-    needed = model.threshold(judged.coverage, threshold)
+    needed = model.threshold(judged.coverage)
     if vouched:
         covered = max(covered, needed)
     if judged.answered_by_shape:
@@ -293,10 +291,10 @@ class Grounder:
         model: AnswerModel,
         reader: Reader | None = None,
         span_margin: float = 0.0,
-        ranker: Reader | None = None,
         judge: ReaderJudge | None = None,
     ) -> None:
-        """`judge`: the answer reader overruling the answer model where it is sure."""
+        """`reader` chooses the unit a quote is built around; `judge` is the answer reader
+        overruling the answer model where it is sure (training grounds with neither)."""
         self._settings = settings
         self._retriever = retriever
         self._vectors = vectors
@@ -304,10 +302,7 @@ class Grounder:
         self._model = model
         self._reader = reader
         self._span_margin = span_margin
-        self._ranker = ranker
         self._judge = judge
-        # Passages the reader reads per question: none without one.
-        self._read = settings.reader_passages if ranker is not None else 0
 
     async def ground(
         self,
@@ -330,8 +325,10 @@ class Grounder:
         asked, asked_vector = (Asked.of(focus[0]), focus[1]) if focus else (query, vector)
         judged = await self.judge_hits(asked, asked_vector, relevant)
         sources = [Source.from_payload(h.chunk_id, h.score, h.payload) for h in relevant]
-        anchor, span, sure = (
-            await self._read_best(asked.text, judged, relevant) if short else (None, None, False)
+        # The reader's span chooses the unit the quote is built around; outside selections it
+        # is never shown: on textbook prose it points at the answer too rarely to stand in bold.
+        anchor, sure = (
+            await self._read_best(asked.text, judged, relevant) if short else (None, False)
         )
         # A follow-up's words lean on turns the reader does not read: the model alone judges it.
         judge = self._judge if focus is None else None
@@ -341,7 +338,6 @@ class Grounder:
             judged,
             sources,
             self._settings.answer_max_words,
-            threshold=self._settings.min_coverage,
             said=said,
             anchor=anchor,
             # The reader chooses the unit; whether it answers on its own is the reader's call
@@ -352,20 +348,11 @@ class Grounder:
         if verdict == "veto":
             composition = None  # the reader is sure none of the passages answers
         passages = tuple(Passage.from_hit(h) for h in relevant)
-        threshold = self._model.threshold(judged.coverage, self._settings.min_coverage)
+        threshold = self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0
         named = composition is not None and any(
             names_heading(asked, c.section) for c in composition.citations[:1]
         )
-        if (
-            composition is None
-            or composition.kind != "span"
-            or not shown_in(span, composition.answer)
-            or self._settings.short_answers != "all"
-        ):
-            # Outside selections the span chooses the quote but is shown only when asked for:
-            # on textbook prose it points at the answer too rarely to stand in bold.
-            span = None
         return Grounding(
             composition,
             covered,
@@ -374,43 +361,34 @@ class Grounder:
             best,
             judged.defines,
             named,
-            span,
-            tuple(hits),
+            hits=tuple(hits),
         )
 
     def proposed(
         self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
     ) -> list[Hit]:
-        """The `top_k` passages to answer from (blocking), reordered by the ranker if any."""
-        limit = max(top_k, self._read)
-        hits = self._retriever.search(question, vector.tolist(), limit=limit, chapter=chapter)
-        return self.reorder(question, hits, top_k)
-
-    def reorder(self, question: str, hits: Sequence[Hit], top_k: int) -> list[Hit]:
-        """The first `top_k` of `hits` after the ranker reorders `reader_passages` of them."""
-        if self._ranker is None or not self._read:
-            return list(hits[:top_k])
-        return reordered(self._ranker, question, hits[: max(top_k, self._read)])[:top_k]
+        """The `top_k` passages to answer from (blocking), in retrieval's order."""
+        return self._retriever.search(question, vector.tolist(), limit=top_k, chapter=chapter)
 
     async def _read_best(
         self, question: str, judged: Judged, hits: Sequence[Hit]
-    ) -> tuple[int | None, str | None, bool]:
-        """The candidate holding the reader's span in the passage the answer opens with, the
-        span, and whether the reader is sure of it; (None, None, False) without a reader."""
+    ) -> tuple[int | None, bool]:
+        """The candidate holding the reader's span in the passage the answer opens with, and
+        whether the reader is sure of it; (None, False) without a reader."""
         if self._reader is None or not judged.candidates:
-            return None, None, False
+            return None, False
         hit = hits[judged.candidates[judged.best].source]
         text = passage_text(hit.payload)
         (reading,) = await asyncio.to_thread(self._reader.read, question, [text])
         units = payload_units(hit.payload)
-        span, held = span_and_unit(reading, units, text, min_margin=self._span_margin)
+        _, held = span_and_unit(reading, units, text, min_margin=self._span_margin)
         if held is None:
-            return None, span, False
+            return None, False
         sure = span_of(reading, min_margin=SURE_MARGIN) is not None
         # Overlapping chunks share units: the candidate is the unit's first appearance.
         texts = [c.unit.text for c in judged.candidates]
         found = texts.index(units[held].text) if units[held].text in texts else None
-        return found, span, sure
+        return found, sure
 
     async def judge_hits(
         self, asked: Asked, vector: NDArray[np.float32], hits: Sequence[Hit]

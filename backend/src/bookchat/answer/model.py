@@ -107,11 +107,8 @@ class AnswerModel:
             model = self.selection_coverage
         return float(model.predict(features.reshape(1, -1))[0])
 
-    def threshold(self, features: NDArray[np.float64], fixed: float | None = None) -> float:
-        """The P(covered) threshold for the mode this coverage row belongs to: `fixed` when an
-        operator set one (0 included: nothing is declined on coverage), else the calibrated one."""
-        if fixed is not None:
-            return fixed
+    def threshold(self, features: NDArray[np.float64]) -> float:
+        """The calibrated P(covered) threshold for the mode this coverage row belongs to."""
         if self.selection_coverage is not None and _is_selection(features):
             return self.selection_threshold
         return self.coverage_threshold

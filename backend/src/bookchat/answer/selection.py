@@ -61,21 +61,19 @@ class SelectionGrounder:
         calibrated: Mapping[str, Any],
     ) -> None:
         """`calibrated`: the reader's calibration (reader.json, `reader.calibration()`)."""
-        self._settings = settings
+        self._max_words = settings.answer_max_words
         self._model = model
         self._vectors = vectors
         self._reader = reader
-        # The margin a short answer must beat, the reader's threshold when it judges alone, and
-        # its veto: below it the reader is sure the selection does not answer.
+        # The margin a short answer must beat, and the reader's veto: below it the reader is sure
+        # the selection does not answer.
         self._span_margin = float(calibrated.get("span", 0.0))
-        self._reader_p = float(calibrated.get("selection", 0.5))
         self._veto = float(calibrated.get("selection_veto", 0.0))
 
     async def ground_selection(
         self, question: str, selection: str, page: str | None, catalog: Catalog, said: Phrases
     ) -> Grounding:
         """The grounding of `question` in `selection` (cited on `page`, placed by `catalog`)."""
-        settings = self._settings
         # "Explain this passage" names no topic: the passage itself is what to explain, so its
         # most central units answer it.
         about_the_passage = asks_about_the_passage(question)
@@ -100,45 +98,26 @@ class SelectionGrounder:
         )
         judged = judge(self._model, asked, candidates, ctx, [selection], selection=True)
         source = selection_source(page, catalog, similarity)
-        threshold = self._model.threshold(judged.coverage, settings.min_coverage)
+        threshold = self._model.threshold(judged.coverage)
         # "Explain this passage" has no span to find: the reader does not read it.
         reading = None if about_the_passage else await self._read(question, selection)
         # The quote is built around the unit holding the reader's span: a short answer shown
         # always stands in the quote below it.
         units_read = [c.unit for c in candidates]
         span, anchor = span_and_unit(reading, units_read, selection, min_margin=self._span_margin)
-        judges = settings.selection_judge != "model"
-        judge_p = reading.probability if reading is not None and judges else None
-        by_reader = settings.selection_judge == "reader"
-        # With the reader as the judge, its P decides and the answer model only chooses the units.
         comp, covered = decide(
-            self._model,
-            judged,
-            [source],
-            settings.answer_max_words,
-            threshold=0.0 if judge_p is not None and by_reader else settings.min_coverage,
-            said=said,
-            anchor=anchor,
+            self._model, judged, [source], self._max_words, said=said, anchor=anchor
         )
-        if judge_p is not None and by_reader:
-            # An operator's BOOKCHAT_MIN_COVERAGE holds the reader's P too.
-            covered = judge_p
-            threshold = self._reader_p if settings.min_coverage is None else settings.min_coverage
-            comp = comp if judge_p >= threshold else None
-        elif judge_p is not None and judge_p < self._veto:
-            comp = None  # "both": the reader is sure the selection does not answer
+        if reading is not None and reading.probability < self._veto:
+            comp = None  # the reader is sure the selection does not answer
         selected = (Passage(source, selection),)
         # The selection is the citation: the reader's span anywhere in it is cited text.
-        short = span if comp is not None and settings.short_answers != "off" else None
+        short = span if comp is not None else None
         return Grounding(comp, covered, selected, threshold, short_answer=short)
 
     async def _read(self, question: str, selection: str) -> Reading | None:
-        """The reader's reading of the selection; None when nothing uses it (no reader, or
-        neither short answers nor the reader's judgement asked for)."""
-        settings = self._settings
-        if self._reader is None or (
-            settings.short_answers == "off" and settings.selection_judge == "model"
-        ):
+        """The reader's reading of the selection; None without a reader."""
+        if self._reader is None:
             return None
         (reading,) = await asyncio.to_thread(self._reader.read, question, [selection])
         return reading

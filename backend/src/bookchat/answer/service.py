@@ -116,26 +116,15 @@ class AnswerService:
         self._embedder = embedder
         self._catalog = catalog
         self._store = store
-        self._retriever = Retriever(store, hybrid=settings.hybrid)
+        self._retriever = Retriever(store)
         self._vectors = SentenceVectors(embedder, capacity=settings.sentence_cache_size)
         self._places = Places(store, self._vectors)
         self._model = default_model()
-        # Loaded only when some answer may carry a short answer: it slows start-up otherwise.
-        reads = (
-            settings.short_answers != "off"
-            or settings.reader_passages > 0
-            or settings.selection_judge != "model"
-            or settings.book_judge != "model"
-        )
-        self._reader = Reader(threads=settings.reader_threads) if reads else None
+        self._reader = Reader(threads=settings.reader_threads)
         calibrated = calibration()
         self._span_margin = float(calibrated.get("span", 0.0))
-        # An operator's BOOKCHAT_MIN_COVERAGE is the judge: the reader overrules none of theirs.
-        judges = settings.book_judge == "both" and settings.min_coverage is None
-        self._book_judge = (
-            ReaderJudge(self._reader, calibrated["book_veto"], calibrated["book_vouch"])
-            if self._reader is not None and judges
-            else None
+        self._book_judge = ReaderJudge(
+            self._reader, calibrated["book_veto"], calibrated["book_vouch"]
         )
         self._selections = SelectionGrounder(
             settings, self._model, self._vectors, self._reader, calibrated
@@ -294,9 +283,8 @@ class AnswerService:
             PassageVectors(self._store, self._vectors),
             self._vectors,
             self._model,
-            self._reader if self._settings.short_answers != "off" else None,
+            self._reader,
             self._span_margin,
-            self._reader if self._settings.reader_passages else None,
             self._book_judge,
         )
 

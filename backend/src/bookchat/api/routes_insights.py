@@ -10,7 +10,6 @@ from slowapi import Limiter
 from starlette.requests import Request
 from starlette.responses import Response
 
-from bookchat.api.insights_models import InsightsOut
 from bookchat.api.rate_limit import INSIGHTS_SCOPE, query_limit
 from bookchat.api.responses import INSIGHTS
 from bookchat.api.routes_admin import authorised
@@ -18,6 +17,7 @@ from bookchat.api.services import Services
 from bookchat.config import Settings
 from bookchat.history.book_sections import BookSections
 from bookchat.history.insight_records import Window
+from bookchat.history.insight_rows import InsightsReport
 from bookchat.history.insights_report import build_report
 
 Since = Annotated[
@@ -39,7 +39,7 @@ def insights_router(limiter: Limiter, settings: Settings) -> APIRouter:
     router = APIRouter(tags=["operator"])
     limited = query_limit(limiter, settings, scope=INSIGHTS_SCOPE)
 
-    @router.get("/api/admin/insights", response_model=InsightsOut, responses=INSIGHTS)
+    @router.get("/api/admin/insights", response_model=InsightsReport, responses=INSIGHTS)
     @limited
     async def insights(
         request: Request,
@@ -49,7 +49,7 @@ def insights_router(limiter: Limiter, settings: Settings) -> APIRouter:
         until: Until = None,
         version: Version = None,
         locale: Locale = None,
-    ) -> InsightsOut:
+    ) -> InsightsReport:
         """Questions by day, chapter and outcome, gaps, rated-down answers (bearer token)."""
         window = Window.of_days(since, until, version=version, locale=locale)
         catalog = found.catalog.current if found.catalog is not None else None
@@ -62,6 +62,6 @@ def insights_router(limiter: Limiter, settings: Settings) -> APIRouter:
         )
         # Readers' questions: no shared cache or browser history keeps a copy.
         response.headers["Cache-Control"] = "no-store"
-        return InsightsOut.model_validate(report)
+        return report
 
     return router

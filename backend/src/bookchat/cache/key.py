@@ -25,10 +25,7 @@ _SOURCE = Path(bookchat.__file__).parent
 # imports, config aside: its values are the settings below), and the settings below.
 ANSWERING_PACKAGES = ("answer", "retrieval", "overview", "markdown", "embedding", "vectorstore")
 _ANSWER_SETTINGS = (
-    "hybrid",
     "min_chunk_score",
-    "min_coverage",
-    "short_answers",
     "answer_max_words",
     "use_llm",
     "llm_model",

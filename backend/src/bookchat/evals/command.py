@@ -98,9 +98,7 @@ def _fresh_rows(settings: Settings, args: argparse.Namespace) -> list[EvalRow] |
 
 def _settings_used(settings: Settings) -> dict[str, Any]:
     return {
-        "hybrid": settings.hybrid,
         "min_chunk_score": settings.min_chunk_score,
-        "min_coverage": settings.min_coverage,
         "answer_max_words": settings.answer_max_words,
         "generator": "llm" if settings.use_llm else "extractive",
     }

@@ -24,7 +24,7 @@ class RetrievalProbe:
     """Runs the retrieval step of book and chapter mode exactly as AnswerService does."""
 
     def __init__(self, settings: Settings, store: VectorStore, embedder: Embedder) -> None:
-        self._retriever = Retriever(store, hybrid=settings.hybrid)
+        self._retriever = Retriever(store)
         self._embedder = embedder
 
     async def ranked(self, request: QueryRequest, history: Sequence[PriorTurn]) -> list[Hit]:

@@ -40,9 +40,7 @@ def code_version(cwd: Path | None = None) -> str:
 def settings_fingerprint(settings: Settings) -> str:
     """Short hash of the settings that change what is retrieved or answered."""
     relevant = {
-        "hybrid": settings.hybrid,
         "min_chunk_score": settings.min_chunk_score,
-        "min_coverage": settings.min_coverage,
         "answer_model": answer_model_version(),
         "reader": reader_version(),
         "answer_max_words": settings.answer_max_words,

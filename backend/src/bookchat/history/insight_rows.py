@@ -13,7 +13,7 @@ from bookchat.history.insight_records import CitedSection, Outcomes
 
 
 @dataclass(frozen=True, slots=True)
-class DayRow:
+class InsightsDay:
     """One UTC day's questions by outcome."""
 
     day: str
@@ -25,7 +25,7 @@ class DayRow:
 
 
 @dataclass(frozen=True, slots=True)
-class ChapterRow:
+class InsightsChapter:
     """One chapter's questions; `chapter` None gathers book questions that cited nothing."""
 
     chapter: str | None
@@ -41,7 +41,7 @@ class ChapterRow:
 
 
 @dataclass(frozen=True, slots=True)
-class GapRowOut:
+class InsightsGap:
     """One group of questions the book did not answer, and where an answer would go."""
 
     question: str
@@ -54,7 +54,7 @@ class GapRowOut:
 
 
 @dataclass(frozen=True, slots=True)
-class RatedDownRow:
+class RatedDownAnswer:
     """An answer a reader rated down: the day, the question, the answer's first words."""
 
     asked_on: str
@@ -93,10 +93,10 @@ class InsightsReport:
     locale: str | None
     book_url: str | None
     totals: Outcomes
-    days: list[DayRow]
-    chapters: list[ChapterRow]
+    days: list[InsightsDay]
+    chapters: list[InsightsChapter]
     cited_sections: list[CitedSection]
-    gaps: list[GapRowOut]
-    rated_down: list[RatedDownRow]
+    gaps: list[InsightsGap]
+    rated_down: list[RatedDownAnswer]
     latency: Latency
     answer_cache: CacheShare

@@ -14,12 +14,12 @@ from bookchat.history.gap_report import Gap, group_gaps
 from bookchat.history.insight_records import Aggregates, Outcomes, Window
 from bookchat.history.insight_rows import (
     CacheShare,
-    ChapterRow,
-    DayRow,
-    GapRowOut,
+    InsightsChapter,
+    InsightsDay,
+    InsightsGap,
     InsightsReport,
     Latency,
-    RatedDownRow,
+    RatedDownAnswer,
 )
 from bookchat.history.question_vectors import QuestionVectors
 from bookchat.history.store import ConversationStore
@@ -33,7 +33,7 @@ def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def _days(window: Window, found: Aggregates) -> list[DayRow]:
+def _days(window: Window, found: Aggregates) -> list[InsightsDay]:
     """Every day of the window, the quiet ones as zeros (a chart shows them as such)."""
     by_day = {d.day: d.outcomes for d in found.days}
     first: date = window.start.date()
@@ -42,17 +42,17 @@ def _days(window: Window, found: Aggregates) -> list[DayRow]:
     for n in range((last - first).days + 1):
         day = (first + timedelta(days=n)).isoformat()
         o = by_day.get(day, Outcomes())
-        rows.append(DayRow(day, o.asked, o.grounded, o.abstained, o.rated_down, o.related))
+        rows.append(InsightsDay(day, o.asked, o.grounded, o.abstained, o.rated_down, o.related))
     return rows
 
 
-def _chapters(found: Aggregates, book: BookSections) -> list[ChapterRow]:
+def _chapters(found: Aggregates, book: BookSections) -> list[InsightsChapter]:
     rows = []
     for c in found.chapters:
         name = book.chapter(c.chapter) if c.chapter else None
         title = name.title if name else (c.chapter or "(no chapter: declined book questions)")
         o = c.outcomes
-        rows.append(ChapterRow(
+        rows.append(InsightsChapter(
             c.chapter, title, name.url if name else None, o.asked, o.grounded, o.abstained,
             o.rated_down, o.related, _share(o.grounded, o.asked), _share(o.abstained, o.asked),
         ))  # fmt: skip
@@ -64,7 +64,9 @@ def _first_words(text: str, words: int = ANSWER_WORDS) -> str:
     return " ".join(kept[:words]) + (" …" if len(kept) > words else "")
 
 
-async def _gaps(found: Aggregates, vectors: QuestionVectors, book: BookSections) -> list[GapRowOut]:
+async def _gaps(
+    found: Aggregates, vectors: QuestionVectors, book: BookSections
+) -> list[InsightsGap]:
     if not found.gaps:
         return []
     groups: list[Gap] = group_gaps(found.gaps, await vectors.of([r.question for r in found.gaps]))
@@ -78,7 +80,7 @@ async def _gaps(found: Aggregates, vectors: QuestionVectors, book: BookSections)
         examples = data["examples"]
         assert isinstance(examples, list)
         out.append(
-            GapRowOut(
+            InsightsGap(
                 gap.representative, len(gap.rows), _int(data["abstained"]),
                 _int(data["rated_down"]), [str(e) for e in examples],
                 max(r.created_at for r in gap.rows).date().isoformat(), section,
@@ -114,7 +116,7 @@ async def build_report(
         cited_sections=found.cited,
         gaps=await _gaps(found, vectors, book),
         rated_down=[
-            RatedDownRow(
+            RatedDownAnswer(
                 r.asked_at.date().isoformat(),
                 r.question,
                 _first_words(r.answer),

@@ -90,26 +90,6 @@ GAPS = f"""SELECT {GAP_COLUMNS}
     ORDER BY m.created_at DESC, m.seq DESC LIMIT $3"""  # noqa: S608 - constants only
 
 
-def message_values(
-    codec: Codec,
-    ids: tuple[str, str],
-    record: MessageRecord,
-    selection: tuple[str | None, bool],
-    now: datetime,
-) -> tuple[Any, ...]:
-    """INSERT_MESSAGE's parameters: (message id, conversation id), the record, the clipped
-    selection and whether it was cut, and the time it is saved."""
-    suggested = codec.json_in(record.suggested_chapter) if record.suggested_chapter else None
-    first = record.citations[0].get("chapter") if record.citations else None
-    return (
-        *ids, codec.time_in(now), record.question, record.mode, record.chapter, *selection,
-        record.answer, record.status, codec.json_in(record.citations), record.generator,
-        record.latency_ms, record.corpus_version, suggested, record.short_answer,
-        codec.json_in(record.related),
-        record.version, record.locale, record.cached, str(first) if first else None,
-    )  # fmt: skip
-
-
 def message_steps(
     codec: Codec,
     ids: tuple[str, str],
@@ -117,9 +97,19 @@ def message_steps(
     selection: tuple[str | None, bool],
     now: datetime,
 ) -> list[tuple[str, tuple[Any, ...]]]:
-    """The statements that store one message: its row, then a row per cited section URL."""
+    """The statements that store one message: its row (the clipped selection and whether it
+    was cut among its values), then a row per cited section URL."""
     at = codec.time_in(now)
-    steps = [(INSERT_MESSAGE, message_values(codec, ids, record, selection, now))]
+    suggested = codec.json_in(record.suggested_chapter) if record.suggested_chapter else None
+    first = record.citations[0].get("chapter") if record.citations else None
+    values = (
+        *ids, at, record.question, record.mode, record.chapter, *selection,
+        record.answer, record.status, codec.json_in(record.citations), record.generator,
+        record.latency_ms, record.corpus_version, suggested, record.short_answer,
+        codec.json_in(record.related),
+        record.version, record.locale, record.cached, str(first) if first else None,
+    )  # fmt: skip
+    steps: list[tuple[str, tuple[Any, ...]]] = [(INSERT_MESSAGE, values)]
     # One row per URL, with the first citation of it (dict keys keep the last one written).
     for url, cited in {str(c.get("url") or ""): c for c in reversed(record.citations)}.items():
         if url:

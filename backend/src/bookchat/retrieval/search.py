@@ -27,8 +27,10 @@ class Retriever:
     """Finds the passages closest to a question; every hit's score is its dense cosine."""
 
     def __init__(
-        self, store: VectorStore, *, hybrid: bool, scope: Mapping[str, str] | None = None
+        self, store: VectorStore, *, hybrid: bool = True, scope: Mapping[str, str] | None = None
     ) -> None:
+        """`hybrid`: dense and BM25 rankings fused (RRF), which finds the answering section more
+        often than either alone (decision 0009); False searches dense vectors only."""
         self._store = store
         self._hybrid = hybrid
         self._scope = dict(scope or {})
