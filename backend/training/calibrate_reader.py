@@ -1,9 +1,9 @@
 """Measure the answer reader on held-out data; writes backend/src/bookchat/answer/reader.json.
 
-The service uses the reader for the short answer (its `span` margin) and as the selection's veto
-(`selection_veto`: below it the reader is sure a selection does not answer); the rest of the file
-records how the reader does as the judge of coverage, the thresholds it would need and what
-they cost, so that a retrained reader can be compared.
+The service uses the reader for the short answer (its `span` margin), as the selection's veto
+(`selection_veto`: below it the reader is sure a selection does not answer) and as the book's
+judge where it is sure (`book_veto`, `book_vouch`); the figures they were fitted on are written
+beside them, so that a retrained reader can be compared.
 
     backend/.venv/bin/python backend/training/calibrate_reader.py [--data DIR] [--weights FILE]
         [--out FILE]
@@ -12,23 +12,15 @@ they cost, so that a retrained reader can be compared.
 On questions and paragraphs the reader never trained on (reader_data.py holds them out):
 squad-train10, ingested as a book, and every fourth sample-book training question. Each
 question is asked as the service asks it (the same hybrid retrieval, the same passages read):
-- book mode: answerable questions whose gold section is among the passages read (they should be
-  answered); the same questions asked of the book without their own page (off-topic) and the
-  questions the book does not cover (they should be declined); SQuAD 2.0's unanswerable
-  questions (adversarial: reported, not fitted on);
-- chapter mode: answerable questions asked in their own chapter (answered) and in another one
-  (declined, or deferred to the chapter the book's best passage lies in);
+- book mode's judge: the reader's best P over the first POOL passages of answerable questions
+  whose gold section is among them, of the same questions asked of the book without their own
+  page (off-topic) and of the questions the book does not cover; SQuAD 2.0's unanswerable
+  questions are reported, not fitted on. `book_veto` is the highest P keeping VETO_KEPT of each
+  source's answerable questions at or above it; `book_vouch` the one VOUCH_DECLINED of the
+  off-topic and uncovered asks stay below;
 - selection mode: the gold paragraph selected (answered); another paragraph of its article, or
-  an unanswerable question's own paragraph (declined);
-- book mode's judge (BOOKCHAT_BOOK_JUDGE=both): the reader's best P over the first four passages,
-  for `book_veto` (the highest P keeping 0.98 of each source's answerable questions at or above
-  it) and `book_vouch` (0.99 of the off-topic and uncovered asks stay below it).
-A mode's threshold is the lowest P(covered) that declines TARGET_DECLINED of its negatives
-(off-topic and uncovered in book mode; other passages in selection mode), so that a reader asking
-about something the book lacks is told so; the figures at that threshold are written beside it.
-Chapter mode holds the chapter's best passage to the book's threshold and defers when the book's
-best passage, in another chapter, reads `chapter_margin` logits better: the margin is the one
-that gets the most chapter asks right.
+  an unanswerable question's own paragraph (declined); `selection_veto` keeps VETO_KEPT of each
+  source's answerable selections.
 """
 
 from __future__ import annotations
@@ -61,30 +53,21 @@ from scratch_book import ScratchBook, add_data_option
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpora"
 SEED = 13
-TARGET_DECLINED = 0.97
 SQUAD_QUESTIONS = 500  # answerable squad-train10 questions asked (of 4,371)
-READ = 8  # passages read per question by the reader as the judge of coverage
 # Share of the held-out answerable selections that keep a short answer: the margin leaves out
 # only the few the reader doubts most.
 SHOWN_SPANS = 0.95
 # Share of each source's held-out answerable selections (squad-train10's, the sample book's) that
-# the reader's veto (BOOKCHAT_SELECTION_JUDGE=both) leaves answered.
+# the reader's veto leaves answered.
 VETO_KEPT = 0.98
 # Book and chapter mode: the reader reads the passages an answer is drawn from (the first
 # POOL retrieved, as grounding.pool keeps) and vouches for them where no more than
 # 1 - VOUCH_DECLINED of the held-out off-topic and uncovered asks read as well.
 POOL = 4
+# Passages retrieved per question: an answerable question counts where its gold section is
+# among them.
+READ = 8
 VOUCH_DECLINED = 0.99
-
-
-@dataclass(frozen=True, slots=True)
-class ChapterAsk:
-    """One question asked in a chapter: the best passage read there and in the whole book."""
-
-    own: bool  # asked in the chapter that answers it
-    chapter: float  # best relevance logit among the chapter's passages
-    book: float  # ... among the book's
-    book_elsewhere: bool  # the book's best passage lies in another chapter
 
 
 @dataclass(slots=True)
@@ -104,23 +87,12 @@ class Scores:
 
 
 class Book(ScratchBook):
-    """A scratch index of one book, with its chapters."""
+    """A scratch index of one book."""
 
-    def __init__(self, docs: Path, embedder: Embedder, data: Path | None) -> None:
-        super().__init__(docs, embedder, data)
-        self.chapters = [c.key for c in build_corpus(docs).chapters]
-
-    def hits(
-        self,
-        question: str,
-        vector: Any,
-        drop_path: str | None = None,
-        chapter: str | None = None,
-    ) -> list[Hit]:
+    def hits(self, question: str, vector: Any, drop_path: str | None = None) -> list[Hit]:
         """The passages the service reads (with `drop_path`: as if that page were not there)."""
-        hits = self.retriever.search(
-            question, vector.tolist(), limit=READ * 4 if drop_path else READ, chapter=chapter
-        )
+        limit = READ * 4 if drop_path else READ
+        hits = self.retriever.search(question, vector.tolist(), limit=limit)
         return [h for h in hits if h.payload.get("path") != drop_path][:READ]
 
 
@@ -129,55 +101,9 @@ def best(reader: Reader, question: str, texts: list[str]) -> float:
     return max((r.probability for r in reader.read(question, texts)), default=0.0)
 
 
-def read_book(
-    reader: Reader,
-    question: str,
-    hits: list[Hit],
-    scores: Scores,
-    kind: str,
-    pool: Scores,
-    src: str,
-) -> None:
-    """Record the best P over the passages read (`kind`) and over the pool's (`src:kind`)."""
-    ps = [r.probability for r in reader.read(question, [passage_text(h.payload) for h in hits])]
-    scores.add(kind, max(ps, default=0.0))
-    pool.add(f"{src}:{kind}", max(ps[:POOL], default=0.0))
-
-
-def chapter_asks(
-    reader: Reader, book: Book, question: str, vector: Any, hits: list[Hit], own: str, rng: Any
-) -> list[ChapterAsk]:
-    """The question asked in its own chapter and in another one."""
-    readings = reader.read(question, [passage_text(h.payload) for h in hits])
-    top = max(range(len(hits)), key=lambda i: readings[i].relevance)
-    book_best, book_chapter = readings[top].relevance, str(hits[top].payload.get("chapter"))
-    out = []
-    others = [c for c in book.chapters if c != own]
-    for chapter, is_own in ((own, True), (rng.choice(others), False)):
-        inside = book.hits(question, vector, chapter=chapter)
-        texts = [passage_text(h.payload) for h in inside]
-        mine = max((r.relevance for r in reader.read(question, texts)), default=-20.0)
-        out.append(ChapterAsk(is_own, mine, book_best, book_chapter != chapter))
-    return out
-
-
-def fit_margin(asks: list[ChapterAsk], threshold: float) -> tuple[float, dict[str, float]]:
-    """The margin getting the most chapter asks right, and the shares right at it."""
-    logit = float(np.log(threshold / (1 - threshold)))
-
-    def right(ask: ChapterAsk, margin: float) -> bool:
-        defers = ask.book_elsewhere and ask.book >= logit and ask.book >= ask.chapter + margin
-        answers = ask.chapter >= logit and not defers
-        return answers if ask.own else not answers
-
-    grid = [round(0.5 * i, 1) for i in range(13)]
-    margin = max(grid, key=lambda m: (sum(right(a, m) for a in asks), -abs(m - 2.0)))
-    own = [a for a in asks if a.own]
-    wrong = [a for a in asks if not a.own]
-    return margin, {
-        "own-chapter answered": round(float(np.mean([right(a, margin) for a in own])), 4),
-        "wrong-chapter declined": round(float(np.mean([right(a, margin) for a in wrong])), 4),
-    }
+def read_book(reader: Reader, question: str, hits: list[Hit], pool: Scores, key: str) -> None:
+    """Record the best P over the pool's passages (the first POOL) as `key` (source:kind)."""
+    pool.add(key, best(reader, question, [passage_text(h.payload) for h in hits[:POOL]]))
 
 
 def book_mode(
@@ -185,30 +111,21 @@ def book_mode(
     book: Book,
     embedder: Embedder,
     questions: list[dict[str, Any]],
-    scores: Scores,
-    chapters: list[ChapterAsk],
-    rng: Any,
     pool: Scores,
     src: str,
 ) -> None:
-    """Ask each question of the book, answerable ones again without their page and in their
-    own chapter and another."""
+    """Ask each question of the book, answerable ones again without their page."""
     vectors = embedder.embed([q["question"] for q in questions])
     for q, vector in zip(questions, vectors, strict=True):
-        if q["kind"] == "answerable":
-            hits = book.hits(q["question"], vector)
-            gold = [
-                h for h in hits if (h.payload.get("path"), h.payload.get("section")) == q["gold"]
-            ]
-            if gold:
-                read_book(reader, q["question"], hits, scores, "answerable", pool, src)
-                own = str(gold[0].payload.get("chapter"))
-                chapters += chapter_asks(reader, book, q["question"], vector, hits, own, rng)
-            off = book.hits(q["question"], vector, drop_path=q["gold"][0])
-            read_book(reader, q["question"], off, scores, "off-topic", pool, src)
-        else:
-            hits = book.hits(q["question"], vector)
-            read_book(reader, q["question"], hits, scores, q["kind"], pool, src)
+        text, kind = q["question"], q["kind"]
+        hits = book.hits(text, vector)
+        if kind != "answerable":
+            read_book(reader, text, hits, pool, f"{src}:{kind}")
+            continue
+        if any((h.payload.get("path"), h.payload.get("section")) == q["gold"] for h in hits):
+            read_book(reader, text, hits, pool, f"{src}:answerable")
+        off = book.hits(text, vector, drop_path=q["gold"][0])
+        read_book(reader, text, off, pool, f"{src}:off-topic")
 
 
 def squad_rows() -> list[dict[str, Any]]:
@@ -223,7 +140,7 @@ def squad_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def threshold_for(negatives: list[float], declined: float = TARGET_DECLINED) -> float:
+def threshold_for(negatives: list[float], declined: float) -> float:
     """The lowest threshold declining `declined` of `negatives`."""
     ordered = sorted(negatives)
     at = min(len(ordered) - 1, int(np.ceil(declined * len(ordered))) - 1)
@@ -263,8 +180,7 @@ def main() -> None:
     rng = random.Random(SEED)
     reader = Reader(args.weights)
     embedder = Embedder.from_settings(Settings())  # type: ignore[call-arg]
-    book_scores, selection_scores, pool_scores = Scores(), Scores(), Scores()
-    chapters: list[ChapterAsk] = []
+    selection_scores, pool_scores = Scores(), Scores()
 
     rows = squad_rows()
     answerable = rng.sample([r for r in rows if r["answerable"]], SQUAD_QUESTIONS)
@@ -278,7 +194,7 @@ def main() -> None:
         }
         for r in answerable
     ] + [{"question": r["question"], "kind": "adversarial"} for r in adversarial]
-    book_mode(reader, squad, embedder, asked, book_scores, chapters, rng, pool_scores, "squad")
+    book_mode(reader, squad, embedder, asked, pool_scores, "squad")
     squad.close()
     by_article: dict[int, list[str]] = {}
     for r in rows:
@@ -331,14 +247,10 @@ def main() -> None:
         else {"question": r["question"], "kind": "uncovered"}
         for r in held
     ]
-    book_mode(reader, book, embedder, asked, book_scores, chapters, rng, pool_scores, "sample")
+    book_mode(reader, book, embedder, asked, pool_scores, "sample")
     book.close()
     embedder.close()
 
-    covered = threshold_for(
-        book_scores.by_kind["off-topic"] + book_scores.by_kind.get("uncovered", [])
-    )
-    selection = threshold_for(selection_scores.by_kind["other-passage"])
     veto = veto_for(
         selection_scores.by_kind["answerable"], selection_scores.by_kind["book-answerable"]
     )
@@ -348,20 +260,14 @@ def main() -> None:
         v for k, vs in pooled.items() if k.endswith((":off-topic", ":uncovered")) for v in vs
     ]
     book_vouch = threshold_for(lacking, VOUCH_DECLINED)
-    margin, chapter_figures = fit_margin(chapters, covered)
     span_margin = fit_span_margin(
         [None if s is None else s[0] for s in spans], [round(-6 + 0.5 * i, 1) for i in range(17)]
     )
     shown = [s[1] for s in spans if s is not None and s[0] >= span_margin]
     figures = {
-        "book": {k: book_scores.share_above(k, covered) for k in book_scores.by_kind},
-        "selection": {
-            k: selection_scores.share_above(k, selection) for k in selection_scores.by_kind
-        },
         "selection_veto": {
             k: selection_scores.share_above(k, veto) for k in selection_scores.by_kind
         },
-        "chapter": chapter_figures,
         # Of the pool's best P: answered above the vouch, declined below the veto.
         "book_vouch": {k: pool_scores.share_above(k, book_vouch) for k in pooled},
         "book_veto": {k: pool_scores.share_above(k, book_veto) for k in pooled},
@@ -371,21 +277,15 @@ def main() -> None:
         "selection_short_f1": round(float(np.sum(shown)) / len(answerable), 4),
         "selection_short_shown": round(len(shown) / len(answerable), 4),
         "counts": {
-            "book": {k: len(v) for k, v in book_scores.by_kind.items()},
             "selection": {k: len(v) for k, v in selection_scores.by_kind.items()},
-            "chapter": len(chapters),
             "pool": {k: len(v) for k, v in pooled.items()},
         },
     }
     result = {
-        "book": covered,
-        "chapter": covered,
-        "selection": selection,
         "selection_veto": veto,
         "book_veto": book_veto,
         "book_vouch": book_vouch,
         "span": span_margin,
-        "chapter_margin": margin,
         "answered_at_threshold": figures,
         "note": "fitted by backend/training/calibrate_reader.py on held-out training data",
     }

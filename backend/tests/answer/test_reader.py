@@ -47,11 +47,19 @@ def test_the_passage_that_answers_reads_as_relevant_and_the_span_is_the_answer(
     assert first.span_score > 0 > second.span_score
 
 
-def test_the_shipped_thresholds_are_probabilities_fitted_for_every_mode() -> None:
+def test_the_shipped_thresholds_are_the_ones_the_service_reads() -> None:
     fitted = calibration()
-    for mode in ("book", "chapter", "selection"):
-        assert 0.0 < fitted[mode] < 1.0
-    assert fitted["chapter_margin"] > 0
+    for veto in ("selection_veto", "book_veto", "book_vouch"):
+        assert 0.0 < fitted[veto] < 1.0
+    assert fitted["span"] < 0  # a margin below "no answer": most answerable selections show one
+    assert set(fitted) == {
+        "selection_veto",
+        "book_veto",
+        "book_vouch",
+        "span",
+        "answered_at_threshold",
+        "note",
+    }
 
 
 def test_a_long_passage_is_read_in_overlapping_windows_that_cover_it() -> None:
