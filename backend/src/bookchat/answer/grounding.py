@@ -207,10 +207,6 @@ def decide(
     needed = model.threshold(judged.coverage)
     if vouched:
         covered = max(covered, needed)
-    if judged.answered_by_shape:
-        # X's definition or section answers "What is X?" (sections X and Y a comparison)
-        # however few words the question shares: covered, at the least confidence.
-        covered = max(covered, needed)
     if covered < needed:
         return None, covered
     if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
