@@ -41,7 +41,7 @@ import numpy as np
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from bookchat.answer.asked import Asked
-from bookchat.answer.coverage import coverage_features
+from bookchat.answer.coverage_row import coverage_features
 from bookchat.answer.features import FEATURES, Context
 from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bookchat.answer.grounding import Grounder, ReaderJudge
+from bookchat.answer.coverage import ReaderJudge
+from bookchat.answer.grounding import Grounder
 from bookchat.answer.model import AnswerModel, default_model
 from bookchat.answer.reader import Reader
 from bookchat.config import Settings

@@ -11,14 +11,12 @@ import pytest
 from bookchat.answer import shape
 from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition
+from bookchat.answer.coverage import Grounding, ReaderJudge, elsewhere
 from bookchat.answer.features import Candidate
 from bookchat.answer.grounding import (
     POOL_PASSAGES,
     Grounder,
-    Grounding,
     Judged,
-    ReaderJudge,
-    elsewhere,
     pool,
 )
 from bookchat.answer.model import default_model
@@ -239,51 +237,6 @@ def test_the_passage_answering_what_is_x_joins_the_pool_when_ranked_below_it() -
     assert [h.chunk_id for h in pool(hits, 0.3, (), "interactive rebase")][-1] == "opening"
     # Another term has no passage of its own here: the pool keeps its four.
     assert len(pool(hits, 0.3, (), "merge base")) == POOL_PASSAGES
-
-
-def _grounding(
-    kind: str | None, chapter: str, best: float, *, defines: bool = False, named: bool = False
-) -> Grounding:
-    from bookchat.answer.schema import Citation
-
-    if kind is None:
-        return Grounding(None, 0.0)
-    cite = Citation(
-        index=1,
-        chunk_id="c",
-        path="p.md",
-        doc_id="d",
-        chapter=chapter,
-        chapter_title="T",
-        section="S",
-        url="/u",
-        excerpt="e",
-        score=0.5,
-    )
-    composition = Composition("a [1]", [cite], 0.9, kind)  # type: ignore[arg-type]
-    return Grounding(composition, 0.9, (), 0.5, best, defines, named)
-
-
-def test_a_chapter_defers_to_another_chapter_only_when_it_answers_far_better() -> None:
-    here = "branching"
-    assert elsewhere(_grounding("passage", here, 0.2), _grounding("span", "everyday", 0.5), here)
-    assert elsewhere(_grounding("span", here, 0.2), _grounding("span", "everyday", 0.41), here)
-    assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "everyday", 0.41), here)
-    assert not elsewhere(_grounding("span", here, 0.1), _grounding("span", here, 0.9), here)
-    assert not elsewhere(_grounding("span", here, 0.1), _grounding(None, "", 0.0), here)
-
-
-def test_a_chapter_defers_to_the_chapter_that_defines_x_or_whose_heading_is_named() -> None:
-    here = "everyday"
-    defining = _grounding("span", "branching", 0.3, defines=True)
-    # Scores alike: the chapter answers, unless only the other chapter defines the term.
-    assert not elsewhere(_grounding("span", here, 0.3), _grounding("span", "branching", 0.3), here)
-    assert elsewhere(_grounding("span", here, 0.3), defining, here)
-    assert not elsewhere(_grounding("span", here, 0.3, defines=True), defining, here)
-    # So is a question naming the heading of the other chapter's section and not the chapter's.
-    naming = _grounding("span", "branching", 0.3, named=True)
-    assert elsewhere(_grounding("span", here, 0.3), naming, here)
-    assert not elsewhere(_grounding("span", here, 0.3, named=True), naming, here)
 
 
 async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(ask: Ask) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bookchat.answer.grounding import Grounding
+from bookchat.answer.coverage import Grounding
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import ENGLISH
 from bookchat.answer.reader import Reader, calibration

@@ -1,152 +1,113 @@
-"""Coverage and the decline: does the book (or chapter, or selection) cover the question, and
-what is the reader told when it does not?
+"""Coverage: every decision on whether the book, a chapter or a selection answers a question,
+and whether the book comes close to it when none does.
 
-The coverage model (answer/model.py) decides from what the best passage offers. Named things
-(an option, file or acronym the question names and the passages lack) are one of its inputs and
-a rule of their own: the book then answers a nearby question, not this one.
+The coverage model (answer/model.py) judges what the best passage offers against its calibrated
+threshold; the answer reader overrules it where it is sure; a named term the passages lack
+declines; a chapter defers to the chapter that answers far better; closeness decides between
+showing the nearest places and a plain decline.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterable, Sequence
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition
-from bookchat.answer.features import FEATURES, Candidate, idf_weights, overlap
-from bookchat.answer.model import COVERAGE_FEATURES
-from bookchat.answer.phrases import ENGLISH, Phrases
-from bookchat.answer.schema import SuggestedChapter
-from bookchat.answer.shape import heading_parts
-from bookchat.answer.terms import content_terms
-from bookchat.retrieval.catalog import Catalog
-from bookchat.retrieval.named import present
-
-_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
-_DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
+from bookchat.answer.llm.agent import Passage
+from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
+from bookchat.answer.reader import Reader
+from bookchat.answer.related import closeness_row
+from bookchat.answer.short_answer import passage_text
+from bookchat.vectorstore import Hit
 
 
-def _acronyms(text: str) -> set[str]:
-    """Acronyms the text spells out or implies: GPG, U.S. (as US), United Kingdom (as UK)."""
-    found = {m.group().replace(".", "") for m in _DOTTED_ACRONYM.finditer(text)}
-    for run in _CAPITALISED_RUN.finditer(text):
-        initials = "".join(word[0] for word in run.group().split())
-        # Every stretch of the run: "the European Union Court" implies EU as well as EUC.
-        found.update(
-            initials[i:j] for i in range(len(initials)) for j in range(i + 2, len(initials) + 1)
-        )
-    return found
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    """What answering from passages decided: a composition (or None) and P(covered)."""
+
+    composition: Composition | None
+    best_support: float
+    passages: tuple[Passage, ...] = ()
+    threshold: float = 0.5  # the P(covered) it was held to
+    best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
+    defines: bool = False  # as Judged.defines, for the passages grounded on
+    # The answer opens on a section whose heading the question names ("git clean" for
+    # "Removing untracked files with git clean").
+    named: bool = False
+    short_answer: str | None = None  # the reader's span inside the quote (short_answer.py)
+    hits: tuple[Hit, ...] = ()  # retrieval's passages, best first: the places shown beside
+
+    @property
+    def covered(self) -> bool:
+        """True when the passages were judged to cover the question (an answer was composed)."""
+        return self.composition is not None
 
 
-def missing_terms(terms: Sequence[str], evidence: Iterable[str]) -> list[str]:
-    """The question's key `terms` (`Asked.key`) that none of the evidence texts mention."""
-    if not terms:
-        return []
-    text = "\n".join(evidence)
-    acronyms = _acronyms(text)
-    return [term for term in terms if not present(term, text, acronyms)]
+def covers(
+    model: AnswerModel, row: NDArray[np.float64], *, vouched: bool = False
+) -> tuple[bool, float]:
+    """Whether the passages behind a coverage `row` answer, and P(covered). `vouched` means the
+    answer reader is sure they do."""
+    covered = model.covered(row)
+    needed = model.threshold(row)
+    if vouched:
+        covered = max(covered, needed)
+    if covered < needed:
+        return False, covered
+    if row[COVERAGE_FEATURES.index("missing_terms")] > 0:
+        # A named option, key or acronym the passages lack: the book answers a nearby question,
+        # not this one, however well the rest matches
+        # (specs/001-bookchat/decisions/0015-named-terms-must-be-in-the-passages.md).
+        return False, min(covered, 0.5 * needed)
+    return True, covered
 
 
-def score_margin(scores: NDArray[np.float64]) -> float:
-    """How far the best unit's score stands above the runner-up's (the best score alone)."""
-    # One unit far ahead of the rest is what an answerable question looks like; an answer-less
-    # passage (another paragraph, a near-miss question) tends to offer several middling units.
-    top = np.sort(scores)[::-1]
-    return float(top[0] - top[1]) if len(top) > 1 else float(top[0]) if len(top) else 0.0
+@dataclass(frozen=True, slots=True)
+class ReaderJudge:
+    """The answer reader as a judge of coverage where it is sure (BOOKCHAT_BOOK_JUDGE=both):
+    below `veto` it declines and above `vouch` it answers, whatever the answer model says."""
+
+    reader: Reader
+    veto: float
+    vouch: float
+
+    async def verdict(self, question: str, hits: Sequence[Hit]) -> Literal["veto", "vouch"] | None:
+        """What the reader, sure of it, says of `hits` for `question` (its best P against the
+        veto and the vouch); None where it leaves the answer model to judge."""
+        texts = [passage_text(h.payload) for h in hits]
+        readings = await asyncio.to_thread(self.reader.read, question, texts)
+        best = max(r.probability for r in readings)
+        return "veto" if best < self.veto else "vouch" if best >= self.vouch else None
 
 
-def coverage_features(
-    asked: Asked,
-    features: NDArray[np.float64],
-    scores: NDArray[np.float64],
-    candidates: Sequence[Candidate],
-    evidence: Sequence[str],
-    *,
-    selection: bool = False,
-) -> NDArray[np.float64]:
-    """One row of model.COVERAGE_FEATURES: what the best unit and its passage offer."""
-    if not candidates:
-        # Passages with nothing quotable (a heading over a lone code line) cover nothing.
-        return np.array([float(n == "bias") for n in COVERAGE_FEATURES], dtype=np.float64)
-    col = {name: i for i, name in enumerate(FEATURES)}
-    best = int(np.argmax(scores))
-    source = candidates[best].source
-    own = [c for c in candidates if c.source == source]
-    q_terms = asked.terms
-    pool = [content_terms(c.unit.plain) for c in candidates]
-    idf = idf_weights(pool)
-    unseen = math.log(1.0 + len(pool))
-    passage_terms = set().union(*(content_terms(c.unit.plain) for c in own)) | content_terms(
-        f"{own[0].heading} {own[0].title}"
-    )
-    everywhere = set().union(*pool, *(content_terms(text) for text in evidence))
-    values = {
-        "bias": 1.0,
-        "best_score": float(scores[best]),
-        "best_score_margin": score_margin(scores),
-        "best_sim": float(features[:, col["sim"]].max()),
-        "passage_sim": float(features[best, col["passage_sim"]]),
-        "heading_sim": float(features[:, col["heading_sim"]].max()),
-        "best_lex": float(features[:, col["lex"]].max()),
-        "passage_lex": overlap(q_terms, passage_terms, idf, unseen),
-        "unseen_share": len(q_terms - everywhere) / len(q_terms) if q_terms else 0.0,
-        "missing_terms": float(bool(missing_terms(asked.key, evidence))),
-        "selection": float(selection),
-    }
-    return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)
+# A chapter "covers" a question only if the rest of the book does not answer it far better.
+MUCH_BETTER = 2.0
 
 
-def names_heading(asked: Asked, heading: str) -> bool:
-    """Whether the question names all the words of the heading, or of either part of a heading
-    "<subject> with <means>" ("Removing untracked files with git clean")."""
-    return any(
-        (terms := content_terms(part.replace("-", " "))) and terms <= asked.split_terms
-        for part in heading_parts(heading)
-    )
+def elsewhere(chapter: Grounding, book: Grounding, key: str) -> bool:
+    """True when another chapter answers much better (a span against the chapter's passage, a
+    unit MUCH_BETTER times its best, or the definition or named section the chapter lacks): the
+    chapter then declines and points there."""
+    found = book.composition
+    if found is None or not found.citations or found.citations[0].chapter == key:
+        return False
+    if (book.defines and not chapter.defines) or (book.named and not chapter.named):
+        # The chapter would quote a passing mention while another chapter says what X is, or
+        # has the section about the command the question names.
+        return True
+    if chapter.composition is not None and chapter.composition.kind == "passage":
+        return found.kind == "span"
+    return book.best_score >= MUCH_BETTER * chapter.best_score
 
 
-def chapter_declined(
-    book: Composition | None, catalog: Catalog, chapter: dict[str, object], said: Phrases
-) -> tuple[str, SuggestedChapter | None]:
-    """Chapter mode's abstention for `chapter` and the chapter the book-wide answer points to."""
-    suggestion = suggest_chapter(book, catalog, exclude=str(chapter["key"]))
-    return chapter_message(str(chapter["title"]), suggestion, said), suggestion
-
-
-def chapter_message(
-    chapter_title: str, suggestion: SuggestedChapter | None, said: Phrases = ENGLISH
-) -> str:
-    """Abstention for chapter mode, naming (and linking) the chapter that does cover it, if any."""
-    text = said.chapter_abstention.format(chapter=chapter_title)
-    if suggestion is None:
-        return text + said.nowhere_else
-    where = f"[{suggestion.title}]({suggestion.url})"
-    if suggestion.section:
-        where += said.in_section.format(section=f"[{suggestion.section}]({suggestion.section_url})")
-    return text + said.covered_in.format(where=where)
-
-
-def suggest_chapter(
-    book: Composition | None, catalog: Catalog, *, exclude: str
-) -> SuggestedChapter | None:
-    """The chapter a book-wide answer came from, when that is not the chapter asked about."""
-    if book is None or not book.citations:
-        return None
-    cited = book.citations[0]
-    chapter = catalog.chapter(cited.chapter)
-    if chapter is None or cited.chapter == exclude:
-        return None
-    return SuggestedChapter(
-        key=cited.chapter,
-        title=str(chapter.get("title", cited.chapter_title)),
-        url=str(chapter.get("url", "")),
-        section=cited.section,
-        section_url=cited.url,
-    )
+def close(model: AnswerModel, question: str, hits: Sequence[Hit]) -> bool:
+    """True when the passages come close enough to the question to be shown."""
+    return bool(hits) and model.close(closeness_row(question, hits))
 
 
 # Coverage probability at which confidence reaches 1.

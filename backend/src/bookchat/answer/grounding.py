@@ -9,18 +9,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from bookchat.answer import select, shape
+from bookchat.answer import coverage, select, shape
 from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition, Source, compose
-from bookchat.answer.coverage import coverage_features, names_heading
+from bookchat.answer.coverage import Grounding, ReaderJudge
+from bookchat.answer.coverage_row import coverage_features, names_heading
 from bookchat.answer.features import Candidate, Context, feature_matrix
 from bookchat.answer.llm.agent import Passage
-from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
+from bookchat.answer.model import AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
 from bookchat.answer.short_answer import passage_text, span_and_unit, span_of
@@ -37,28 +37,6 @@ MAX_CANDIDATES = 60
 # The reader is sure of its span where the span beats "no answer": its own decision boundary,
 # not the shown-span margin (calibrated for how often selections show one).
 SURE_MARGIN = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Grounding:
-    """What answering from passages decided: a composition (or None) and P(covered)."""
-
-    composition: Composition | None
-    best_support: float
-    passages: tuple[Passage, ...] = ()
-    threshold: float = 0.5  # the P(covered) it was held to
-    best_score: float = 0.0  # the best unit's score: how well one unit answers on its own
-    defines: bool = False  # as Judged.defines, for the passages grounded on
-    # The answer opens on a section whose heading the question names ("git clean" for
-    # "Removing untracked files with git clean").
-    named: bool = False
-    short_answer: str | None = None  # the reader's span inside the quote (short_answer.py)
-    hits: tuple[Hit, ...] = ()  # retrieval's passages, best first: the places shown beside
-
-    @property
-    def covered(self) -> bool:
-        """True when the passages were judged to cover the question (an answer was composed)."""
-        return self.composition is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,17 +181,9 @@ def decide(
     means the answer reader is sure the passages answer."""
     if not judged.candidates:
         return None, 0.0
-    covered = model.covered(judged.coverage)
-    needed = model.threshold(judged.coverage)
-    if vouched:
-        covered = max(covered, needed)
-    if covered < needed:
+    answers, covered = coverage.covers(model, judged.coverage, vouched=vouched)
+    if not answers:
         return None, covered
-    if judged.coverage[COVERAGE_FEATURES.index("missing_terms")] > 0:
-        # A named option, key or acronym the passages lack: the book answers a nearby question,
-        # not this one, however well the rest matches
-        # (specs/001-bookchat/decisions/0015-named-terms-must-be-in-the-passages.md).
-        return None, min(covered, 0.5 * needed)
     choice = select.choose(
         judged.candidates,
         judged.shaped.scores,
@@ -235,44 +205,6 @@ def decide(
         choice.units, sources, support=covered, kind="passage", intro=intro, outro=outro
     )
     return composed, covered
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderJudge:
-    """The answer reader as a judge of coverage where it is sure (BOOKCHAT_BOOK_JUDGE=both):
-    below `veto` it declines and above `vouch` it answers, whatever the answer model says."""
-
-    reader: Reader
-    veto: float
-    vouch: float
-
-    async def verdict(self, question: str, hits: Sequence[Hit]) -> Literal["veto", "vouch"] | None:
-        """What the reader, sure of it, says of `hits` for `question` (its best P against the
-        veto and the vouch); None where it leaves the answer model to judge."""
-        texts = [passage_text(h.payload) for h in hits]
-        readings = await asyncio.to_thread(self.reader.read, question, texts)
-        best = max(r.probability for r in readings)
-        return "veto" if best < self.veto else "vouch" if best >= self.vouch else None
-
-
-# A chapter "covers" a question only if the rest of the book does not answer it far better.
-MUCH_BETTER = 2.0
-
-
-def elsewhere(chapter: Grounding, book: Grounding, key: str) -> bool:
-    """True when another chapter answers much better (a span against the chapter's passage, a
-    unit MUCH_BETTER times its best, or the definition or named section the chapter lacks): the
-    chapter then declines and points there."""
-    found = book.composition
-    if found is None or not found.citations or found.citations[0].chapter == key:
-        return False
-    if (book.defines and not chapter.defines) or (book.named and not chapter.named):
-        # The chapter would quote a passing mention while another chapter says what X is, or
-        # has the section about the command the question names.
-        return True
-    if chapter.composition is not None and chapter.composition.kind == "passage":
-        return found.kind == "span"
-    return book.best_score >= MUCH_BETTER * chapter.best_score
 
 
 class Grounder:

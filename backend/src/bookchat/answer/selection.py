@@ -16,8 +16,9 @@ import numpy as np
 
 from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Source
+from bookchat.answer.coverage import Grounding
 from bookchat.answer.features import Context
-from bookchat.answer.grounding import Grounding, decide, judge, unit_candidates
+from bookchat.answer.grounding import decide, judge, unit_candidates
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import AnswerModel
 from bookchat.answer.phrases import Phrases

@@ -13,13 +13,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.compose import Source
-from bookchat.answer.coverage import chapter_declined, confidence
-from bookchat.answer.grounding import (
-    Grounder,
-    Grounding,
-    ReaderJudge,
-    elsewhere,
-)
+from bookchat.answer.coverage import Grounding, ReaderJudge, close, confidence, elsewhere
+from bookchat.answer.declined import chapter_declined
+from bookchat.answer.grounding import Grounder
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
@@ -37,7 +33,6 @@ from bookchat.answer.related import (
     CHAPTER_SHOWN,
     RELATED_SHOWN,
     Places,
-    closeness_row,
     section_key,
 )
 from bookchat.answer.schema import (
@@ -398,7 +393,7 @@ class AnswerService:
         outcome = self._outcome(grounding, said.book_abstention)
         if outcome.status == "grounded":
             return await self._also(outcome, grounding.hits, vector)
-        if not self._close(request.question, grounding.hits):
+        if not close(self._model, request.question, grounding.hits):
             return outcome
         near = await self._places.near(grounding.hits, vector, limit=RELATED_SHOWN)
         return replace(outcome, answer=said.related, status="related", related=tuple(near))
@@ -444,8 +439,8 @@ class AnswerService:
         if suggestion is not None:
             named = section_key(suggestion.section_url, suggestion.section)
             ranked.sort(key=lambda h: _url_key(h) != named)  # stable: the rest keep their order
-        here_close = self._close(question, chapter.hits)
-        if not (here_close or suggestion is not None or self._close(question, book.hits)):
+        here_close = close(self._model, question, chapter.hits)
+        if not (here_close or suggestion is not None or close(self._model, question, book.hits)):
             return []
         here = (
             await self._places.near(chapter.hits, vector, limit=CHAPTER_SHOWN) if here_close else []
@@ -455,10 +450,6 @@ class AnswerService:
             ranked, vector, limit=RELATED_SHOWN - len(here), exclude=shown
         )
         return here + there
-
-    def _close(self, question: str, hits: Sequence[Hit]) -> bool:
-        """True when the passages come close enough to the question to be shown."""
-        return bool(hits) and self._model.close(closeness_row(question, hits))
 
     async def _also(
         self, outcome: Outcome, hits: Sequence[Hit], vector: NDArray[np.float32]
