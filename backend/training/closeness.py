@@ -27,8 +27,12 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from bookchat.answer.asked import Asked as Question_
+from bookchat.answer.grounding import pool
 from bookchat.answer.model import Logistic, fit_logistic
-from bookchat.answer.related import CLOSENESS_FEATURES, closeness_row
+from bookchat.answer.reader import Reader
+from bookchat.answer.related import CLOSENESS_FEATURES, UNREAD, closeness_row
+from bookchat.answer.short_answer import passage_text
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 
@@ -50,18 +54,29 @@ class Asked:
 
 
 def _ask(
-    book: ScratchBook, texts: list[str], embedder: Embedder, drop: list[str | None]
+    book: ScratchBook,
+    texts: list[str],
+    embedder: Embedder,
+    drop: list[str | None],
+    reader: Reader,
 ) -> list[tuple[float, ...]]:
     vectors = embedder.embed(texts)
     out = []
     for text, vector, path in zip(texts, vectors, drop, strict=True):
         found = book.retriever.search(text, vector.tolist(), limit=HITS + (25 if path else 0))
         kept = [h for h in found if path is None or h.payload.get("path") != path][:HITS]
-        out.append(tuple(float(v) for v in closeness_row(text, kept)))
+        # What the service's reader reads: the pool grounding draws units from.
+        asked = Question_.of(text)
+        read = pool(kept, book.settings.min_chunk_score, asked.code, asked.defined)
+        readings = reader.read(text, [passage_text(h.payload) for h in read]) if read else []
+        best = max((r.relevance for r in readings), default=UNREAD)
+        out.append(tuple(float(v) for v in closeness_row(text, kept, best)))
     return out
 
 
-def measure(shared: Path, embedder: Embedder, data: Path | None, limit: int) -> list[Asked]:
+def measure(
+    shared: Path, embedder: Embedder, reader: Reader, data: Path | None, limit: int
+) -> list[Asked]:
     """Every training question's closeness, asked where it is covered and where it is not."""
     squad_dir = shared / "corpora/squad-train10"
     squad = [q for q in squad_questions(squad_dir) if q.answers][:limit]
@@ -78,13 +93,17 @@ def measure(shared: Path, embedder: Embedder, data: Path | None, limit: int) -> 
         book = ScratchBook(docs, embedder, data)
         try:
             texts = [q.text for q in own]
-            rows += [Asked(name, True, c) for c in _ask(book, texts, embedder, [None] * len(texts))]
+            rows += [
+                Asked(name, True, c)
+                for c in _ask(book, texts, embedder, [None] * len(texts), reader)
+            ]
             if name == "squad":  # a book of many articles: each question without its own page
-                dropped = _ask(book, texts, embedder, [q.path for q in own])
+                dropped = _ask(book, texts, embedder, [q.path for q in own], reader)
                 rows += [Asked(name, False, c) for c in dropped]
             foreign = [q.text for q in other] + uncovered
             rows += [
-                Asked(name, False, c) for c in _ask(book, foreign, embedder, [None] * len(foreign))
+                Asked(name, False, c)
+                for c in _ask(book, foreign, embedder, [None] * len(foreign), reader)
             ]
         finally:
             book.close()
@@ -145,7 +164,7 @@ def main() -> int:
         return 2
     embedder = Embedder.from_settings(Settings(), threads=2)
     try:
-        rows = measure(args.shared, embedder, args.data, args.limit)
+        rows = measure(args.shared, embedder, Reader(threads=2), args.data, args.limit)
     finally:
         embedder.close()
     closeness, threshold, figures = fit(rows, args.decline)
