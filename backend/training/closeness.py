@@ -4,14 +4,16 @@ reader to be shown its nearest sections when no passage answers.
     backend/.venv/bin/python backend/training/closeness.py    # make train runs it after train.py
 
 Closeness is a logistic regression over answer/related.py's CLOSENESS_FEATURES: the best
-retrieved passage's dense cosine, and the share of the question's words the passages use (a
-question about what a book never names shares few of its words). Training data only:
-the sample book's training questions and squad-train10's answerable questions asked of their
-own book (covered), and the same questions asked of the other book, of their own book without
-their page, and topics no training book covers (off-topic). Each book weighs the same. The
-threshold on its probability is the largest that keeps `--decline` of the covered questions of
-each book, or fewer, below it: a covered question told that nothing is close is the failure the
-reader minds most. Both are written into model.json with the figures they were fitted on.
+retrieved passage's dense cosine, the share of the question's words the passages use (a
+question about what a book never names shares few of its words) and the answer reader's best
+relevance over the passages it reads. Training data only, three books: the sample book's
+training questions, squad-train10's answerable questions and task_book.py's people's tasks in
+their own words, each asked of its own book (covered), and asked of the other books, of their
+own book without their page (squad, tasks) and topics no training book covers (sample, squad:
+a book of commands and answers touches some of them) (off-topic). Each book weighs the same.
+The threshold on its probability is the largest that keeps `--decline` of the covered questions
+of each book, or fewer, below it: a covered question told that nothing is close is the failure
+the reader minds most. Both are written into model.json with the figures they were fitted on.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +41,7 @@ from bookchat.embedding.embedder import Embedder
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scratch_book import ScratchBook, add_data_option
+from task_book import task_book
 from topic_questions import uncovered_topics
 from train import ROOT, Question, sample_questions, squad_questions
 
@@ -85,29 +89,44 @@ def measure(
         for q in sample_questions(ROOT / "backend/training/sample-book-questions.jsonl")
         if q.answers
     ]
-    books = {"squad": (squad_dir / "docs", squad), "sample": (ROOT / "website/docs", sample)}
-    uncovered = [t.text for t in uncovered_topics()]
-    rows: list[Asked] = []
-    for name, (docs, own) in books.items():
-        other: list[Question] = [q for n, (_, qs) in books.items() if n != name for q in qs]
-        book = ScratchBook(docs, embedder, data)
-        try:
-            texts = [q.text for q in own]
-            rows += [
-                Asked(name, True, c)
-                for c in _ask(book, texts, embedder, [None] * len(texts), reader)
-            ]
-            if name == "squad":  # a book of many articles: each question without its own page
-                dropped = _ask(book, texts, embedder, [q.path for q in own], reader)
-                rows += [Asked(name, False, c) for c in dropped]
-            foreign = [q.text for q in other] + uncovered
-            rows += [
-                Asked(name, False, c)
-                for c in _ask(book, foreign, embedder, [None] * len(foreign), reader)
-            ]
-        finally:
-            book.close()
-    return rows
+    with tempfile.TemporaryDirectory() as tmp:
+        tasks_docs = Path(tmp) / "task-pairs/docs"
+        tasks = task_book(shared / "corpora/task-pairs/pairs.jsonl.gz", tasks_docs)
+        books = {
+            "squad": (squad_dir / "docs", squad),
+            "sample": (ROOT / "website/docs", sample),
+            "tasks": (tasks_docs, tasks),
+        }
+        return [r for name in books for r in _measure_book(name, books, embedder, reader, data)]
+
+
+def _measure_book(
+    name: str,
+    books: dict[str, tuple[Path, list[Question]]],
+    embedder: Embedder,
+    reader: Reader,
+    data: Path | None,
+) -> list[Asked]:
+    """One book's rows: its own questions, without their page, and every other book's."""
+    docs, own = books[name]
+    other: list[Question] = [q for n, (_, qs) in books.items() if n != name for q in qs]
+    uncovered = [t.text for t in uncovered_topics()] if name != "tasks" else []
+    book = ScratchBook(docs, embedder, data)
+    try:
+        texts = [q.text for q in own]
+        rows = [
+            Asked(name, True, c) for c in _ask(book, texts, embedder, [None] * len(texts), reader)
+        ]
+        if name != "sample":  # books of many pages: each question without its own page
+            dropped = _ask(book, texts, embedder, [q.path for q in own], reader)
+            rows += [Asked(name, False, c) for c in dropped]
+        foreign = [q.text for q in other] + uncovered
+        return rows + [
+            Asked(name, False, c)
+            for c in _ask(book, foreign, embedder, [None] * len(foreign), reader)
+        ]
+    finally:
+        book.close()
 
 
 def fit(rows: list[Asked], decline: float) -> tuple[Logistic, float, dict[str, object]]:
@@ -115,7 +134,7 @@ def fit(rows: list[Asked], decline: float) -> tuple[Logistic, float, dict[str, o
     books = sorted({r.book for r in rows})
     x = np.array([r.row for r in rows], dtype=np.float64)
     y = np.array([float(r.covered) for r in rows])
-    # Each book's covered and off-topic questions weigh a quarter of the whole each.
+    # Each book's covered and its off-topic questions weigh the same share of the whole.
     groups = [(r.book, r.covered) for r in rows]
     sizes = {g: groups.count(g) for g in set(groups)}
     weights = np.array([len(rows) / (len(sizes) * sizes[g]) for g in groups])
