@@ -4,16 +4,16 @@ reader to be shown its nearest sections when no passage answers.
     backend/.venv/bin/python backend/training/closeness.py    # make train runs it after train.py
 
 Closeness is a logistic regression over answer/related.py's CLOSENESS_FEATURES: the best
-retrieved passage's dense cosine, the share of the question's words the passages use (a
-question about what a book never names shares few of its words) and the answer reader's best
-relevance over the passages it reads. Training data only, three books: the sample book's
-training questions, squad-train10's answerable questions and task_book.py's people's tasks in
-their own words, each asked of its own book (covered), and asked of the other books, of their
-own book without their page (squad, tasks) and topics no training book covers (sample, squad:
-a book of commands and answers touches some of them) (off-topic). Each book weighs the same.
-The threshold on its probability is the largest that keeps `--decline` of the covered questions
-of each book, or fewer, below it: a covered question told that nothing is close is the failure
-the reader minds most. Both are written into model.json with the figures they were fitted on.
+retrieved passage's dense cosine and the share of the question's words the passages use (a
+question about what a book never names shares few of its words). Training data only, three
+books: the sample book's training questions, squad-train10's answerable questions and
+task_book.py's people's tasks in their own words, each asked of its own book (covered), and
+asked of the other books, of their own book without their page (squad, tasks) and topics no
+training book covers (sample, squad: a book of commands and answers touches some of them)
+(off-topic). Each book weighs the same. The threshold on its probability is the largest that
+keeps `--decline` of the covered questions of each book, or fewer, below it: a covered question
+told that nothing is close is the failure the reader minds most. Both are written into
+model.json with the figures they were fitted on.
 """
 
 from __future__ import annotations
@@ -30,12 +30,8 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from bookchat.answer.asked import Asked as Question_
-from bookchat.answer.grounding import pool
 from bookchat.answer.model import Logistic, fit_logistic
-from bookchat.answer.reader import Reader
-from bookchat.answer.related import CLOSENESS_FEATURES, UNREAD, closeness_row
-from bookchat.answer.short_answer import passage_text
+from bookchat.answer.related import CLOSENESS_FEATURES, closeness_row
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 
@@ -58,29 +54,18 @@ class Asked:
 
 
 def _ask(
-    book: ScratchBook,
-    texts: list[str],
-    embedder: Embedder,
-    drop: list[str | None],
-    reader: Reader,
+    book: ScratchBook, texts: list[str], embedder: Embedder, drop: list[str | None]
 ) -> list[tuple[float, ...]]:
     vectors = embedder.embed(texts)
     out = []
     for text, vector, path in zip(texts, vectors, drop, strict=True):
         found = book.retriever.search(text, vector.tolist(), limit=HITS + (25 if path else 0))
         kept = [h for h in found if path is None or h.payload.get("path") != path][:HITS]
-        # What the service's reader reads: the pool grounding draws units from.
-        asked = Question_.of(text)
-        read = pool(kept, book.settings.min_chunk_score, asked.code, asked.defined)
-        readings = reader.read(text, [passage_text(h.payload) for h in read]) if read else []
-        best = max((r.relevance for r in readings), default=UNREAD)
-        out.append(tuple(float(v) for v in closeness_row(text, kept, best)))
+        out.append(tuple(float(v) for v in closeness_row(text, kept)))
     return out
 
 
-def measure(
-    shared: Path, embedder: Embedder, reader: Reader, data: Path | None, limit: int
-) -> list[Asked]:
+def measure(shared: Path, embedder: Embedder, data: Path | None, limit: int) -> list[Asked]:
     """Every training question's closeness, asked where it is covered and where it is not."""
     squad_dir = shared / "corpora/squad-train10"
     squad = [q for q in squad_questions(squad_dir) if q.answers][:limit]
@@ -97,15 +82,11 @@ def measure(
             "sample": (ROOT / "website/docs", sample),
             "tasks": (tasks_docs, tasks),
         }
-        return [r for name in books for r in _measure_book(name, books, embedder, reader, data)]
+        return [r for name in books for r in _measure_book(name, books, embedder, data)]
 
 
 def _measure_book(
-    name: str,
-    books: dict[str, tuple[Path, list[Question]]],
-    embedder: Embedder,
-    reader: Reader,
-    data: Path | None,
+    name: str, books: dict[str, tuple[Path, list[Question]]], embedder: Embedder, data: Path | None
 ) -> list[Asked]:
     """One book's rows: its own questions, without their page, and every other book's."""
     docs, own = books[name]
@@ -114,16 +95,13 @@ def _measure_book(
     book = ScratchBook(docs, embedder, data)
     try:
         texts = [q.text for q in own]
-        rows = [
-            Asked(name, True, c) for c in _ask(book, texts, embedder, [None] * len(texts), reader)
-        ]
+        rows = [Asked(name, True, c) for c in _ask(book, texts, embedder, [None] * len(texts))]
         if name != "sample":  # books of many pages: each question without its own page
-            dropped = _ask(book, texts, embedder, [q.path for q in own], reader)
+            dropped = _ask(book, texts, embedder, [q.path for q in own])
             rows += [Asked(name, False, c) for c in dropped]
         foreign = [q.text for q in other] + uncovered
         return rows + [
-            Asked(name, False, c)
-            for c in _ask(book, foreign, embedder, [None] * len(foreign), reader)
+            Asked(name, False, c) for c in _ask(book, foreign, embedder, [None] * len(foreign))
         ]
     finally:
         book.close()
@@ -183,7 +161,7 @@ def main() -> int:
         return 2
     embedder = Embedder.from_settings(Settings(), threads=2)
     try:
-        rows = measure(args.shared, embedder, Reader(threads=2), args.data, args.limit)
+        rows = measure(args.shared, embedder, args.data, args.limit)
     finally:
         embedder.close()
     closeness, threshold, figures = fit(rows, args.decline)

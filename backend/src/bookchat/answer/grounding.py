@@ -23,7 +23,6 @@ from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel
 from bookchat.answer.phrases import ENGLISH, Phrases
 from bookchat.answer.reader import Reader
-from bookchat.answer.related import UNREAD
 from bookchat.answer.short_answer import passage_text, span_and_unit, span_of
 from bookchat.config import Settings
 from bookchat.markdown.units import Unit, payload_units
@@ -55,7 +54,6 @@ class Grounding:
     named: bool = False
     short_answer: str | None = None  # the reader's span inside the quote (short_answer.py)
     hits: tuple[Hit, ...] = ()  # retrieval's passages, best first: the places shown beside
-    read: float = UNREAD  # the answer reader's best relevance logit over the pool
 
     @property
     def covered(self) -> bool:
@@ -252,17 +250,13 @@ class ReaderJudge:
     veto: float
     vouch: float
 
-    async def best(self, question: str, hits: Sequence[Hit]) -> float:
-        """The reader's best relevance logit over `hits` for `question`."""
+    async def verdict(self, question: str, hits: Sequence[Hit]) -> Literal["veto", "vouch"] | None:
+        """What the reader, sure of it, says of `hits` for `question` (its best P against the
+        veto and the vouch); None where it leaves the answer model to judge."""
         texts = [passage_text(h.payload) for h in hits]
         readings = await asyncio.to_thread(self.reader.read, question, texts)
-        return max(r.relevance for r in readings)
-
-    def verdict(self, best: float) -> Literal["veto", "vouch"] | None:
-        """What the reader, sure of it, says of its `best` relevance (its P against the veto and
-        the vouch); None where it leaves the answer model to judge."""
-        p = float(1.0 / (1.0 + np.exp(-best)))
-        return "veto" if p < self.veto else "vouch" if p >= self.vouch else None
+        best = max(r.probability for r in readings)
+        return "veto" if best < self.veto else "vouch" if best >= self.vouch else None
 
 
 # A chapter "covers" a question only if the rest of the book does not answer it far better.
@@ -336,9 +330,9 @@ class Grounder:
         anchor, sure = (
             await self._read_best(asked.text, judged, relevant) if short else (None, False)
         )
-        read = await self._judge.best(asked.text, relevant) if self._judge else UNREAD
         # A follow-up's words lean on turns the reader does not read: the model alone judges it.
-        verdict = self._judge.verdict(read) if self._judge and focus is None else None
+        judge = self._judge if focus is None else None
+        verdict = await judge.verdict(asked.text, relevant) if judge is not None else None
         composition, covered = decide(
             self._model,
             judged,
@@ -368,7 +362,6 @@ class Grounder:
             judged.defines,
             named,
             hits=tuple(hits),
-            read=read,
         )
 
     def proposed(

@@ -39,9 +39,7 @@ def section_key(path: str, section: str) -> tuple[str, str]:
     return (path, section)
 
 
-CLOSENESS_FEATURES = ("bias", "cosine", "term_share", "reader")
-# The reader's relevance when it read nothing (no passage reached the pool), and its clip.
-UNREAD = -10.0
+CLOSENESS_FEATURES = ("bias", "cosine", "term_share")
 
 
 def closeness(hits: Sequence[Hit]) -> float:
@@ -62,11 +60,9 @@ def term_share(question: str, hits: Sequence[Hit]) -> float:
     return len(asked & seen) / len(asked)
 
 
-def closeness_row(question: str, hits: Sequence[Hit], read: float) -> NDArray[np.float64]:
-    """One row of CLOSENESS_FEATURES for a question, the passages retrieved for it and the
-    answer reader's best relevance logit over those it read."""
-    reader = min(max(read, UNREAD), -UNREAD)
-    return np.array([1.0, closeness(hits), term_share(question, hits), reader], dtype=np.float64)
+def closeness_row(question: str, hits: Sequence[Hit]) -> NDArray[np.float64]:
+    """One row of CLOSENESS_FEATURES for a question and the passages retrieved for it."""
+    return np.array([1.0, closeness(hits), term_share(question, hits)], dtype=np.float64)
 
 
 class Places:

@@ -398,7 +398,7 @@ class AnswerService:
         outcome = self._outcome(grounding, said.book_abstention)
         if outcome.status == "grounded":
             return await self._also(outcome, grounding.hits, vector)
-        if not self._close(request.question, grounding):
+        if not self._close(request.question, grounding.hits):
             return outcome
         near = await self._places.near(grounding.hits, vector, limit=RELATED_SHOWN)
         return replace(outcome, answer=said.related, status="related", related=tuple(near))
@@ -444,8 +444,8 @@ class AnswerService:
         if suggestion is not None:
             named = section_key(suggestion.section_url, suggestion.section)
             ranked.sort(key=lambda h: _url_key(h) != named)  # stable: the rest keep their order
-        here_close = self._close(question, chapter)
-        if not (here_close or suggestion is not None or self._close(question, book)):
+        here_close = self._close(question, chapter.hits)
+        if not (here_close or suggestion is not None or self._close(question, book.hits)):
             return []
         here = (
             await self._places.near(chapter.hits, vector, limit=CHAPTER_SHOWN) if here_close else []
@@ -456,10 +456,9 @@ class AnswerService:
         )
         return here + there
 
-    def _close(self, question: str, grounding: Grounding) -> bool:
+    def _close(self, question: str, hits: Sequence[Hit]) -> bool:
         """True when the passages come close enough to the question to be shown."""
-        hits = grounding.hits
-        return bool(hits) and self._model.close(closeness_row(question, hits, grounding.read))
+        return bool(hits) and self._model.close(closeness_row(question, hits))
 
     async def _also(
         self, outcome: Outcome, hits: Sequence[Hit], vector: NDArray[np.float32]
