@@ -26,7 +26,6 @@ from bookchat.retrieval.sentence_vectors import SentenceVectors
 
 # The warnings in English (the texts of every language are in bookchat.answer.phrases).
 MODEL_FAILED = ENGLISH.model_failed
-UNSUPPORTED = ENGLISH.unsupported
 ATTRIBUTED = ENGLISH.attributed
 MODEL_UNMATCHED = ENGLISH.model_unmatched
 # The warnings of an answer that fell back to the extractive one, in every language.
