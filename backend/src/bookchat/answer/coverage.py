@@ -48,14 +48,18 @@ class Grounding:
         return self.composition is not None
 
 
+# What the answer reader says where it is sure: the passages answer ("vouch") or do not ("veto").
+Verdict = Literal["veto", "vouch"] | None
+
+
 def covers(
-    model: AnswerModel, row: NDArray[np.float64], *, vouched: bool = False
+    model: AnswerModel, row: NDArray[np.float64], verdict: Verdict = None
 ) -> tuple[bool, float]:
-    """Whether the passages behind a coverage `row` answer, and P(covered). `vouched` means the
-    answer reader is sure they do."""
+    """Whether the passages (or selection) behind a coverage `row` answer, and P(covered): the
+    coverage model against its threshold, overruled by the reader's `verdict`."""
     covered = model.covered(row)
     needed = model.threshold(row)
-    if vouched:
+    if verdict == "vouch":
         covered = max(covered, needed)
     if covered < needed:
         return False, covered
@@ -64,7 +68,7 @@ def covers(
         # not this one, however well the rest matches
         # (specs/001-bookchat/decisions/0015-named-terms-must-be-in-the-passages.md).
         return False, min(covered, 0.5 * needed)
-    return True, covered
+    return verdict != "veto", covered
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +80,7 @@ class ReaderJudge:
     veto: float
     vouch: float
 
-    async def verdict(self, question: str, hits: Sequence[Hit]) -> Literal["veto", "vouch"] | None:
+    async def verdict(self, question: str, hits: Sequence[Hit]) -> Verdict:
         """What the reader, sure of it, says of `hits` for `question` (its best P against the
         veto and the vouch); None where it leaves the answer model to judge."""
         texts = [passage_text(h.payload) for h in hits]

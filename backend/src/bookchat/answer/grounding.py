@@ -174,14 +174,14 @@ def decide(
     said: Phrases = ENGLISH,
     anchor: int | None = None,
     anchor_answers: bool = True,
-    vouched: bool = False,
+    verdict: coverage.Verdict = None,
 ) -> tuple[Composition | None, float]:
     """The answer (span or passage) when the passages cover the question, else None, with
-    P(covered). `anchor` is the candidate holding the reader's span, quoted first; `vouched`
-    means the answer reader is sure the passages answer."""
+    P(covered). `anchor` is the candidate holding the reader's span, quoted first; `verdict` is
+    the answer reader's where it is sure."""
     if not judged.candidates:
         return None, 0.0
-    answers, covered = coverage.covers(model, judged.coverage, vouched=vouched)
+    answers, covered = coverage.covers(model, judged.coverage, verdict)
     if not answers:
         return None, covered
     choice = select.choose(
@@ -271,10 +271,8 @@ class Grounder:
             # The reader chooses the unit; whether it answers on its own is the reader's call
             # where it is sure of its span, else the answer model's.
             anchor_answers=sure,
-            vouched=verdict == "vouch",
+            verdict=verdict,
         )
-        if verdict == "veto":
-            composition = None  # the reader is sure none of the passages answers
         passages = tuple(Passage.from_hit(h) for h in relevant)
         threshold = self._model.threshold(judged.coverage)
         best = float(judged.scores.max()) if len(judged.scores) else 0.0

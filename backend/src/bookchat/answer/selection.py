@@ -106,11 +106,17 @@ class SelectionGrounder:
         # always stands in the quote below it.
         units_read = [c.unit for c in candidates]
         span, anchor = span_and_unit(reading, units_read, selection, min_margin=self._span_margin)
+        # Below its veto the reader is sure the selection does not answer.
+        sure_not = reading is not None and reading.probability < self._veto
         comp, covered = decide(
-            self._model, judged, [source], self._max_words, said=said, anchor=anchor
+            self._model,
+            judged,
+            [source],
+            self._max_words,
+            said=said,
+            anchor=anchor,
+            verdict="veto" if sure_not else None,
         )
-        if reading is not None and reading.probability < self._veto:
-            comp = None  # the reader is sure the selection does not answer
         selected = (Passage(source, selection),)
         # The selection is the citation: the reader's span anywhere in it is cited text.
         short = span if comp is not None else None
