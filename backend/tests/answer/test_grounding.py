@@ -219,26 +219,6 @@ def test_a_passage_naming_all_the_code_the_question_names_joins_the_pool_whateve
     assert [h.chunk_id for h in pool(hits, 0.3, ["--no-ff", "--ff-only"])] == ["git-flow"]
 
 
-def test_the_passage_answering_what_is_x_joins_the_pool_when_ranked_below_it() -> None:
-    def passage(name: str, score: float, text: str, section: str, position: int) -> Hit:
-        payload = {"text": text, "section": section, "position": position}
-        return Hit(chunk_id=name, score=score, payload=payload)
-
-    hits = [
-        passage(
-            "later", 0.41, "| `squash` | Meld into the previous commit |", "Interactive rebase", 2
-        ),
-        passage("does", 0.43, "Rebasing re-applies commits.", "What git rebase does", 0),
-        passage("index", 0.40, "| Rebasing | Rebase and interactive rebase |", "Branching", 0),
-        passage("conflicts", 0.40, "A rebase can stop once per conflict.", "Conflicts", 0),
-        passage("opening", 0.37, "`git rebase -i` opens a todo list.", "Interactive rebase", 0),
-    ]
-    assert [h.chunk_id for h in pool(hits, 0.3)] == ["later", "does", "index", "conflicts"]
-    assert [h.chunk_id for h in pool(hits, 0.3, (), "interactive rebase")][-1] == "opening"
-    # Another term has no passage of its own here: the pool keeps its four.
-    assert len(pool(hits, 0.3, (), "merge base")) == POOL_PASSAGES
-
-
 async def test_what_is_x_in_a_chapter_without_x_points_to_the_section_titled_x(ask: Ask) -> None:
     chapter = await ask("What is a three-way merge?", chapter="everyday-git")
     book = await ask("What is a three-way merge?")

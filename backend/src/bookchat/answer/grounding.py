@@ -77,8 +77,7 @@ def pool(
     """The passages units are drawn from, in retrieval order: those reaching `min_score`, naming
     all the question's `code` or introducing the `term` it asks to define; at most
     POOL_PASSAGES, furniture-only passages yielding their place (they rank high on a lesson's
-    keywords but are never quoted), and the opening that defines `term` joining when ranked
-    below."""
+    keywords but are never quoted)."""
     relevant = [h for h in hits if h.score >= min_score or _named(h, code, term)]
     content = [h for h in relevant if _quotable(h)]
     kept = {id(h) for h in content[:POOL_PASSAGES]}
@@ -87,24 +86,12 @@ def pool(
         if spare > 0 and id(h) not in kept:
             kept.add(id(h))
             spare -= 1
-    opening = [h for h in content if _opens(h, term)]
-    if opening and not any(id(h) in kept for h in opening):
-        # The section's opening can rank below passages that only name the term.
-        kept.add(id(opening[0]))
     return [h for h in relevant if id(h) in kept]
 
 
 def _named(hit: Hit, code: Sequence[str], term: str | None) -> bool:
     text, heading = str(hit.payload.get("text", "")), str(hit.payload.get("section", ""))
     return names_all(code, text) or shape.introduces(text, heading, term)
-
-
-def _opens(hit: Hit, term: str | None) -> bool:
-    # Where "What is X?" is answered from: a passage setting X in bold, or the opening passage of
-    # the section titled X (a later passage of it holds no opening sentence).
-    opening = int(hit.payload.get("position", 0) or 0) == 0
-    heading = str(hit.payload.get("section", "")) if opening else ""
-    return shape.introduces(str(hit.payload.get("text", "")), heading, term)
 
 
 def _quotable(hit: Hit) -> bool:
