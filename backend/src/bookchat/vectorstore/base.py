@@ -289,7 +289,9 @@ class EngineStore(ABC):
     def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored dense vectors by chunk id (unit length: cosine stores normalise them)."""
         out: dict[str, list[float]] = {}
-        for record in self._retrieve(chunk_ids, True, [DENSE]):
+        # Only the id from the payload: the text and units are large and retrieval calls this for
+        # every fused hit.
+        for record in self._retrieve(chunk_ids, ["chunk_id"], [DENSE]):
             named = record.vector
             dense = named.get(DENSE) if isinstance(named, dict) else named
             if record.payload and dense is not None:
