@@ -136,13 +136,13 @@ class Book(ScratchBook):
         super().__init__(docs, embedder, data)
         self.cache = SentenceVectors(embedder, capacity=200_000)
         self.grounder = Grounder(
-            self.settings, self.retriever, PassageVectors(self.store, self.cache), self.cache, model
+            self.settings, PassageVectors(self.store, self.cache), self.cache, model
         )
 
     def hits(self, q: str, vector: np.ndarray, *, drop_path: str | None = None) -> list[Hit]:
         """What the service would ground on (or, with drop_path, a book without that page)."""
         if drop_path is None:
-            hits = self.grounder.proposed(q, vector, 5)
+            hits = self.retriever.search(q, vector.tolist(), limit=5)
         else:
             found = self.retriever.search(q, vector.tolist(), limit=30)
             rest = [h for h in found if h.payload.get("path") != drop_path]

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from bookchat.answer.coverage import ReaderJudge
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bookchat.answer.coverage import Grounding, ReaderJudge
 from bookchat.answer.grounding import Grounder
 from bookchat.answer.model import AnswerModel, default_model
 from bookchat.answer.reader import Reader
@@ -26,10 +31,22 @@ def book_grounder(
     cache = SentenceVectors(embedder)
     return Grounder(
         settings,
-        Retriever(store),
         PassageVectors(store, cache),
         cache,
         model or default_model(),
         reader,
         judge=judge,
     )
+
+
+async def ground_in(
+    grounder: Grounder,
+    store: VectorStore,
+    question: str,
+    vector: NDArray[np.float32],
+    chapter: str | None = None,
+    **kwargs: Any,
+) -> Grounding:
+    """Ground `question` on the five passages the service retrieves for it (in `chapter`)."""
+    hits = Retriever(store).search(question, vector.tolist(), limit=5, chapter=chapter)
+    return await grounder.ground(question, vector, hits, **kwargs)

@@ -26,7 +26,7 @@ from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.markdown.units import split_units
 from bookchat.vectorstore import Hit, VectorStore
-from tests.answer.grounders import book_grounder
+from tests.answer.grounders import book_grounder, ground_in
 
 
 @pytest.fixture
@@ -39,12 +39,12 @@ Ask = Callable[..., Awaitable[Grounding]]
 
 
 @pytest.fixture
-def ask(grounder: Grounder, embedder: Embedder) -> Ask:
+def ask(grounder: Grounder, book_store: VectorStore, embedder: Embedder) -> Ask:
     """Ground a question on the whole book, or on one chapter."""
 
     async def run(question: str, chapter: str | None = None) -> Grounding:
         vector = embedder.embed([question])[0]
-        return await grounder.ground(question, vector, top_k=5, chapter=chapter)
+        return await ground_in(grounder, book_store, question, vector, chapter)
 
     return run
 
@@ -116,12 +116,12 @@ async def test_a_chapter_question_only_draws_on_that_chapter(ask: Ask) -> None:
 
 
 async def test_a_follow_up_picks_units_by_its_own_words(
-    grounder: Grounder, embedder: Embedder
+    grounder: Grounder, book_store: VectorStore, embedder: Embedder
 ) -> None:
     widened = "What does git reset --soft do? And what does the default mode do?"
     own = "And what does the default mode do?"
     rows = embedder.embed([widened, own])
-    grounding = await grounder.ground(widened, rows[0], top_k=5, focus=(own, rows[1]))
+    grounding = await ground_in(grounder, book_store, widened, rows[0], focus=(own, rows[1]))
     assert grounding.composition is not None
     assert "--mixed" in grounding.composition.answer
 
@@ -137,7 +137,7 @@ async def _ground_judged(
     grounder = book_grounder(settings, store, embedder, judge=judge)
     rows = embedder.embed([question, focus or question])
     own = (focus, rows[1]) if focus else None
-    return await grounder.ground(question, rows[0], top_k=5, focus=own)
+    return await ground_in(grounder, store, question, rows[0], focus=own)
 
 
 async def test_the_reader_declines_where_it_is_sure_no_passage_answers(
@@ -237,8 +237,8 @@ async def test_a_passage_answer_is_introduced_in_the_readers_language(
     grounder = book_grounder(book_settings, book_store, embedder, passages_only)
     question = "How do I install Git on Ubuntu?"
     vector = embedder.embed([question])[0]
-    english = await grounder.ground(question, vector, top_k=5)
-    french = await grounder.ground(question, vector, top_k=5, said=FRENCH)
+    english = await ground_in(grounder, book_store, question, vector)
+    french = await ground_in(grounder, book_store, question, vector, said=FRENCH)
     assert english.composition is not None and french.composition is not None
     assert english.composition.kind == "passage"
     assert english.composition.answer.startswith("The most relevant passage, from “")

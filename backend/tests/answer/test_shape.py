@@ -154,10 +154,6 @@ def test_a_comparison_without_definitions_opens_on_the_sections_titled_with_each
         "Objects are fetched on demand from the server by such a clone.",
         "`git clone --depth 1 <url>` fetches only the latest commit.",
     ]
-    assert shape.titled_openings(candidates, ("partial clone", "shallow clone")) == [1, 0]
-    # Every side needs its section: one titled side alone says nothing of the other.
-    assert shape.titled_openings(candidates, ("partial clone", "sparse checkout")) == []
-    assert shape.titled_openings(candidates, ()) == []
 
 
 def test_what_is_x_without_a_definition_or_section_is_answered_where_x_is_set_in_bold() -> None:

@@ -8,7 +8,7 @@ from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.markdown.units import split_units
 from bookchat.vectorstore import VectorStore
-from tests.answer.grounders import book_grounder
+from tests.answer.grounders import book_grounder, ground_in
 
 PASSAGE = "History\nGit was written by Linus Torvalds in April 2005 to manage the Linux kernel."
 
@@ -81,9 +81,14 @@ async def test_a_book_answer_is_built_around_the_unit_holding_the_readers_span(
     # the list of formats; the reader points into the list item that names the default.
     question = "Which --pretty format does git log use by default?"
     vector = embedder.embed([question])[0]
-    alone = await book_grounder(book_settings, book_store, embedder).ground(question, vector, 5)
-    read = await book_grounder(book_settings, book_store, embedder, reader=reader).ground(
-        question, vector, 5
+    alone = await ground_in(
+        book_grounder(book_settings, book_store, embedder), book_store, question, vector
+    )
+    read = await ground_in(
+        book_grounder(book_settings, book_store, embedder, reader=reader),
+        book_store,
+        question,
+        vector,
     )
     assert alone.composition is not None and read.composition is not None
     assert "`medium`: the default" not in alone.composition.answer

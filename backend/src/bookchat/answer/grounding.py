@@ -1,4 +1,4 @@
-"""Grounding: retrieve passages, score their units, decide coverage, then quote or decline.
+"""Grounding: score the units of retrieved passages, decide coverage, then quote or decline.
 
 Coverage is decided per passage by the coverage model; covered means an answer (a span when one
 unit answers on its own, else the passage). The unit scores only choose the words.
@@ -27,7 +27,6 @@ from bookchat.answer.short_answer import passage_text, span_and_unit, span_of
 from bookchat.config import Settings
 from bookchat.markdown.units import Unit, payload_units
 from bookchat.retrieval.named import names_all
-from bookchat.retrieval.search import Retriever
 from bookchat.retrieval.sentence_vectors import PassageVectors, SentenceVectors
 from bookchat.vectorstore import Hit
 
@@ -49,21 +48,16 @@ class Judged:
     coverage: NDArray[np.float64]
     # What the coverage row was computed from, so training can recompute it with its own scorer.
     asked: Asked
-    # What the question's shape finds among the candidates (shape.read): whether they hold
-    # what it asks for, the scores with those units on top, each compared side's sections.
+    # What the question's shape finds among the candidates (shape.read): whether they define
+    # what it asks about, the scores with those units on top, each compared side's sections.
     shaped: shape.Shaped
     evidence: tuple[str, ...] = ()
     selection: bool = False
 
     @property
-    def answered_by_shape(self) -> bool:
-        """The candidates hold what the question's shape asks for (shape.answered_by_shape)."""
-        return self.shaped.answered
-
-    @property
     def defines(self) -> bool:
         """ "What is X?": the candidates hold X's definition, the section titled X or X in bold."""
-        return self.answered_by_shape and bool(self.asked.defined)
+        return self.shaped.defines
 
     @property
     def best(self) -> int:
@@ -200,7 +194,6 @@ class Grounder:
     def __init__(
         self,
         settings: Settings,
-        retriever: Retriever,
         vectors: PassageVectors,
         cache: SentenceVectors,
         model: AnswerModel,
@@ -211,7 +204,6 @@ class Grounder:
         """`reader` chooses the unit a quote is built around; `judge` is the answer reader
         overruling the answer model where it is sure (training grounds with neither)."""
         self._settings = settings
-        self._retriever = retriever
         self._vectors = vectors
         self._cache = cache
         self._model = model
@@ -223,16 +215,15 @@ class Grounder:
         self,
         question: str,
         vector: NDArray[np.float32],
-        top_k: int,
-        chapter: str | None = None,
+        hits: Sequence[Hit],
         *,
         focus: tuple[str, NDArray[np.float32]] | None = None,
         said: Phrases = ENGLISH,
         short: bool = True,
     ) -> Grounding:
-        """Retrieve with `question` and judge units for `focus` (the question itself when the
-        query was widened with earlier turns); `short=False` skips the answer reader."""
-        hits = await asyncio.to_thread(self.proposed, question, vector, top_k, chapter)
+        """Answer from `hits`, retrieved with `question`, judging units for `focus` (the question
+        itself when the query was widened with earlier turns); `short=False` skips the answer
+        reader."""
         query = Asked.of(question)
         relevant = pool(hits, self._settings.min_chunk_score, query.code, query.defined)
         if not relevant:
@@ -276,12 +267,6 @@ class Grounder:
             named,
             hits=tuple(hits),
         )
-
-    def proposed(
-        self, question: str, vector: NDArray[np.float32], top_k: int, chapter: str | None = None
-    ) -> list[Hit]:
-        """The `top_k` passages to answer from (blocking), in retrieval's order."""
-        return self._retriever.search(question, vector.tolist(), limit=top_k, chapter=chapter)
 
     async def _read_best(
         self, question: str, judged: Judged, hits: Sequence[Hit]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, field_validator
@@ -142,6 +144,14 @@ class QueryResponse(BaseModel):
     # True when the answer was served from the answer cache (the same question was answered on the
     # same edition before); ids and latency_ms are still this request's own.
     cached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Streamed:
+    """`meta` for the first event; then `deltas` (text, then the final response) if any."""
+
+    meta: QueryResponse
+    deltas: AsyncIterator[str | QueryResponse] | None = None
 
 
 class IndexNotReady(Exception):

@@ -17,14 +17,10 @@ from bookchat.answer.coverage import Grounding, ReaderJudge, close, confidence, 
 from bookchat.answer.declined import chapter_declined
 from bookchat.answer.grounding import Grounder
 from bookchat.answer.llm.agent import Passage
-from bookchat.answer.llm.generator import LLMGenerator
-from bookchat.answer.llm.writer import Draft, LLMWriter, Streamed, book_search, draft_for
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import (
     Phrases,
     fallback_notice,
-    localize,
-    localize_deltas,
     phrases_for,
 )
 from bookchat.answer.reader import Reader, calibration
@@ -43,6 +39,7 @@ from bookchat.answer.schema import (
     QueryResponse,
     RelatedSection,
     Status,
+    Streamed,
     SuggestedChapter,
     UnknownChapter,
 )
@@ -72,7 +69,6 @@ class Scope:
     edition: Edition | None  # None: selection mode before any ingest (nothing to scope)
     catalog: Catalog  # the catalog seen from the edition: its chapters, pages and URLs
     retriever: Retriever
-    grounder: Grounder
     locale: str | None  # the language bookchat's own sentences are written in
 
     @property
@@ -96,6 +92,16 @@ class Outcome:
     related: tuple[RelatedSection, ...] = ()  # more places in the book (answer/related.py)
 
 
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """An extractive answer and what it was decided from."""
+
+    response: QueryResponse
+    outcome: Outcome
+    scope: Scope
+    started: float  # perf_counter() when the request began, for latency_ms
+
+
 class AnswerService:
     """Retrieves, picks supporting sentences, cites them, or abstains."""
 
@@ -105,7 +111,6 @@ class AnswerService:
         store: VectorStore,
         embedder: Embedder,
         catalog: CatalogCache,
-        generator: LLMGenerator | None = None,
     ) -> None:
         self._settings = settings
         self._embedder = embedder
@@ -124,40 +129,36 @@ class AnswerService:
         self._selections = SelectionGrounder(
             settings, self._model, self._vectors, self._reader, calibrated
         )
-        self._grounder = self._grounder_for(self._retriever)
+        self._grounder = Grounder(
+            settings,
+            PassageVectors(store, self._vectors),
+            self._vectors,
+            self._model,
+            self._reader,
+            self._span_margin,
+            self._book_judge,
+        )
         self._outlines = Outlines()
         self._speller: tuple[str | None, Speller] | None = None
         english_words()  # at start-up, not on the first question
-        self._writer = (
-            LLMWriter(generator, self._vectors, min_support=settings.llm_min_sentence_support)
-            if generator is not None
-            else None
-        )
 
     async def answer(
         self, request: QueryRequest, history: Sequence[PriorTurn] = ()
     ) -> QueryResponse:
         """Answer one question in its mode; raises the errors in bookchat.answer.schema.
         `history`: earlier turns, oldest first, retrieved with a follow-up question."""
-        started = time.perf_counter()
-        scope = await self._scope(request)
-        outcome, response = await self._extractive(request, history, started, scope)
-        draft = self._draft(request, history, outcome, started, scope)
-        if draft is None or self._writer is None:
-            return response
-        return localize(await self._writer.write(draft, response), scope.edition)
+        return (await self.extract(request, history)).response
 
     async def stream(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Streamed:
-        """`answer` with the model's text as deltas; errors are raised before anything streams."""
+        """`answer` as a stream: the extractive answer is one response (no deltas)."""
+        return Streamed(await self.answer(request, history))
+
+    async def extract(self, request: QueryRequest, history: Sequence[PriorTurn] = ()) -> Extracted:
+        """`answer`'s extractive response with what it was decided from (a model rewrites it)."""
         started = time.perf_counter()
         scope = await self._scope(request)
         outcome, response = await self._extractive(request, history, started, scope)
-        draft = self._draft(request, history, outcome, started, scope)
-        if draft is None or self._writer is None:
-            return Streamed(response)
-        streamed = self._writer.stream(draft, response)
-        deltas = localize_deltas(streamed.deltas, scope.edition) if streamed.deltas else None
-        return Streamed(localize(streamed.meta, scope.edition), deltas)
+        return Extracted(response, outcome, scope, started)
 
     def uses_page(self, request: QueryRequest) -> bool:
         """True when the answer depends on request.page (the answer cache keys on it then)."""
@@ -217,45 +218,9 @@ class AnswerService:
         return Outcome(found.answer, "grounded", citations, 1.0, passages=passages, overview=True)
 
     def uses_history(self, request: QueryRequest, history: Sequence[PriorTurn]) -> bool:
-        """True when earlier turns can change the answer: a model reads them, or the question is
-        a follow-up retrieved together with them (such answers are never served from a cache)."""
-        if not history:
-            return False
-        return self._writer is not None or contextual_query(request.question, history) != (
-            request.question
-        )
-
-    def _draft(
-        self,
-        request: QueryRequest,
-        history: Sequence[PriorTurn],
-        outcome: Outcome,
-        started: float,
-        scope: Scope,
-    ) -> Draft | None:
-        # Only a grounded decision reaches the model: abstentions stay exactly as retrieval made
-        # them, and the model is never asked to answer what the book does not cover.
-        if self._writer is None or outcome.status != "grounded" or not outcome.passages:
-            return None
-        search = None
-        # An overview's sources are its outline: a search would pull in passages off the scope.
-        if request.mode != "selection" and not outcome.overview:
-            search = book_search(
-                scope.retriever,
-                self._embedder,
-                chapter=request.chapter if request.mode == "chapter" else None,
-                limit=request.top_k,
-                min_score=self._settings.min_chunk_score,
-            )
-        return draft_for(
-            request,
-            history,
-            outcome.passages,
-            catalog=scope.catalog,
-            search=search,
-            started=started,
-            locale=scope.locale,
-        )
+        """True when earlier turns can change the answer: the question is a follow-up retrieved
+        together with them (such answers are never served from a cache)."""
+        return bool(history) and contextual_query(request.question, history) != request.question
 
     async def _scope(self, request: QueryRequest) -> Scope:
         """The edition the request names (the defaults when it names none); raises
@@ -264,24 +229,12 @@ class AnswerService:
         if request.mode != "selection":
             catalog = await self._ready_catalog()
         elif not catalog.ready:
-            return Scope(None, catalog, self._retriever, self._grounder, request.locale)
+            return Scope(None, catalog, self._retriever, request.locale)
         edition, seen = catalog.edition(request.version, request.locale)
-        if edition.where is None:
-            return Scope(edition, seen, self._retriever, self._grounder, edition.locale)
-        retriever = self._retriever.scoped(edition.where)
-        return Scope(edition, seen, retriever, self._grounder_for(retriever), edition.locale)
-
-    def _grounder_for(self, retriever: Retriever) -> Grounder:
-        return Grounder(
-            self._settings,
-            retriever,
-            PassageVectors(self._store, self._vectors),
-            self._vectors,
-            self._model,
-            self._reader,
-            self._span_margin,
-            self._book_judge,
+        retriever = (
+            self._retriever if edition.where is None else self._retriever.scoped(edition.where)
         )
+        return Scope(edition, seen, retriever, edition.locale)
 
     async def _extractive(
         self, request: QueryRequest, history: Sequence[PriorTurn], started: float, scope: Scope
@@ -387,9 +340,8 @@ class AnswerService:
     async def _book(self, request: QueryRequest, query: str, scope: Scope) -> Outcome:
         vector, focus = await self._query_vectors(request.question, query)
         said = scope.said
-        grounding = await scope.grounder.ground(
-            query, vector, request.top_k, focus=focus, said=said
-        )
+        hits = await _retrieve(scope, query, vector, request.top_k)
+        grounding = await self._grounder.ground(query, vector, hits, focus=focus, said=said)
         outcome = self._outcome(grounding, said.book_abstention)
         if outcome.status == "grounded":
             return await self._also(outcome, grounding.hits, vector)
@@ -404,13 +356,13 @@ class AnswerService:
         key = str(chapter["key"])
         vector, focus = await self._query_vectors(request.question, query)
         said = scope.said
-        grounding = await scope.grounder.ground(
-            query, vector, request.top_k, key, focus=focus, said=said
-        )
+        hits = await _retrieve(scope, query, vector, request.top_k, key)
+        grounding = await self._grounder.ground(query, vector, hits, focus=focus, said=said)
         # The rest of the book, to point elsewhere: the same edition's book, never another's.
         # Only compared with the chapter's, never shown: no short answer is read for it.
-        book = await scope.grounder.ground(
-            query, vector, request.top_k, focus=focus, said=said, short=False
+        book_hits = await _retrieve(scope, query, vector, request.top_k)
+        book = await self._grounder.ground(
+            query, vector, book_hits, focus=focus, said=said, short=False
         )
         if grounding.composition is not None and not elsewhere(grounding, book, key):
             return await self._also(self._outcome(grounding, ""), book.hits, vector)
@@ -466,6 +418,19 @@ class AnswerService:
             request.question, request.selection, request.page, scope.catalog, scope.said
         )
         return self._outcome(grounding, scope.said.selection_abstention)
+
+
+async def _retrieve(
+    scope: Scope,
+    query: str,
+    vector: NDArray[np.float32],
+    top_k: int,
+    chapter: str | None = None,
+) -> list[Hit]:
+    """The `top_k` passages to answer from, in retrieval's order, inside the scope's edition."""
+    return await asyncio.to_thread(
+        scope.retriever.search, query, vector.tolist(), limit=top_k, chapter=chapter
+    )
 
 
 def _url_key(hit: Hit) -> tuple[str, str]:

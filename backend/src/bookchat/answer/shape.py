@@ -156,13 +156,6 @@ def opening(candidates: Sequence[Candidate], term: str | None) -> int | None:
     )
 
 
-def titled_openings(candidates: Sequence[Candidate], terms: Sequence[str]) -> list[int]:
-    """The opening sentence of the section titled with each of `terms`, or [] unless every one
-    of them (one at least) has its section among `candidates`."""
-    found = [opening(candidates, term) for term in terms]
-    return [i for i in found if i is not None] if terms and None not in found else []
-
-
 @dataclass(frozen=True, slots=True)
 class Side:
     """One side of a comparison as the candidates hold it."""
@@ -176,7 +169,7 @@ class Side:
 class Shaped:
     """What the question's shape finds among the candidates."""
 
-    answered: bool  # they hold what the shape asks for (`answered_by_shape`)
+    defines: bool  # "What is X?": they hold X's definition, section or X in bold (`definition_of`)
     scores: NDArray[np.float64]  # the scores with those units on top (`shape_first`)
     sides: tuple[Side, ...] = ()  # the sides a comparison sets apart, each where it is titled
 
@@ -184,7 +177,7 @@ class Shaped:
 def read(candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked) -> Shaped:
     """The candidates read once for the question's shape (`Shaped`)."""
     return Shaped(
-        answered_by_shape(candidates, scores, asked),
+        definition_of(candidates, scores, asked.defined) is not None,
         shape_first(candidates, scores, asked),
         sides_of(candidates, asked.compared),
     )
@@ -200,16 +193,6 @@ def sides_of(candidates: Sequence[Candidate], terms: Sequence[str]) -> tuple[Sid
         )
         for term in terms
     )
-
-
-def answered_by_shape(
-    candidates: Sequence[Candidate], scores: NDArray[np.float64], asked: Asked
-) -> bool:
-    """Whether the candidates hold what the question's shape asks for (X's definition for "What
-    is X?", each side's section for a comparison), however few of its words they share."""
-    if asked.defined:
-        return definition_of(candidates, scores, asked.defined) is not None
-    return bool(titled_openings(candidates, asked.compared))
 
 
 def definitions_compared(

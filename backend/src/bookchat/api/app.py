@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from slowapi.errors import RateLimitExceeded
 from starlette.middleware.cors import CORSMiddleware
 
+from bookchat.answer.llm.answers import GeneratedAnswers
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.api import routes_admin, routes_catalog, routes_conversations
@@ -98,7 +99,11 @@ def create_app(
         if shared is not None and catalog is not None:
             with contextlib.suppress(StoreUnavailable):
                 await asyncio.to_thread(catalog.refresh)
-            answers = AnswerService(settings, shared, model, catalog, generator=llm)
+            answers = (
+                GeneratedAnswers(settings, shared, model, catalog, llm)
+                if llm is not None
+                else AnswerService(settings, shared, model, catalog)
+            )
             refresher = asyncio.create_task(_refresh_periodically(catalog))
             cache = answer_cache_for(settings)
         metrics.answer_cache.stats = cache.stats if cache is not None else None

@@ -7,8 +7,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from bookchat.answer.llm.writer import Streamed
-from bookchat.answer.schema import QueryResponse
+from bookchat.answer.schema import QueryResponse, Streamed
 
 _PIECES = re.compile(r"\S.*?(?:\[\d+\]|$)\s*", re.DOTALL)
 

@@ -15,8 +15,8 @@ from functools import partial
 
 from pydantic import ValidationError
 
-from bookchat.answer.llm.writer import FALLBACKS, Streamed
-from bookchat.answer.schema import QueryRequest, QueryResponse
+from bookchat.answer.llm.writer import FALLBACKS
+from bookchat.answer.schema import QueryRequest, QueryResponse, Streamed
 from bookchat.answer.service import AnswerService
 from bookchat.cache.key import answer_key
 from bookchat.cache.store import AnswerCache

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bookchat.answer.llm.answers import GeneratedAnswers
 from bookchat.answer.llm.generator import LLMGenerator
 from bookchat.answer.service import AnswerService
 from bookchat.config import Settings
@@ -64,7 +65,11 @@ def _answer_all(
     # The generator the API would use with these settings (app.py builds it the same way).
     llm = LLMGenerator.from_settings(settings) if settings.use_llm else None
     ctx = RunContext(
-        service=AnswerService(settings, store, embedder, catalog, generator=llm),
+        service=(
+            GeneratedAnswers(settings, store, embedder, catalog, llm)
+            if llm is not None
+            else AnswerService(settings, store, embedder, catalog)
+        ),
         probe=RetrievalProbe(settings, store, embedder),
         catalog=catalog.current,
         run_version=run_version(settings),

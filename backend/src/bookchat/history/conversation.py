@@ -11,9 +11,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from bookchat.answer.llm.writer import Streamed
 from bookchat.answer.phrases import phrases_for
-from bookchat.answer.schema import QueryRequest, QueryResponse
+from bookchat.answer.schema import QueryRequest, QueryResponse, Streamed
 from bookchat.history.errors import HistoryUnavailable, UnknownConversation
 from bookchat.history.records import MessageRecord, Turn
 from bookchat.history.store import ConversationStore

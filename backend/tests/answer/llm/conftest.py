@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bookchat.answer.llm.agent import Search
+from bookchat.answer.llm.answers import book_search
 from bookchat.answer.llm.generator import LLMGenerator, connect
-from bookchat.answer.llm.writer import book_search
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
 from bookchat.retrieval.search import Retriever

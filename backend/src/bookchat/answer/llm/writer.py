@@ -7,21 +7,16 @@ extractive one with a warning saying why.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from bookchat.answer.llm.agent import Passage, Question, Search
+from bookchat.answer.llm.agent import Passage, Question
 from bookchat.answer.llm.check import Checked, SentencePrefetch, check
 from bookchat.answer.llm.generator import Generated, GenerationFailed, LLMGenerator
 from bookchat.answer.phrases import CATALOGUE, ENGLISH, Phrases, phrases_for
 from bookchat.answer.related import RELATED_SHOWN, cited_place
-from bookchat.answer.schema import Citation, QueryRequest, QueryResponse
-from bookchat.embedding.embedder import Embedder
-from bookchat.retrieval.catalog import Catalog
-from bookchat.retrieval.followup import PriorTurn
-from bookchat.retrieval.search import Retriever
+from bookchat.answer.schema import Citation, QueryResponse, Streamed
 from bookchat.retrieval.sentence_vectors import SentenceVectors
 
 # The warnings in English (the texts of every language are in bookchat.answer.phrases).
@@ -48,63 +43,6 @@ class Draft:
     def said(self) -> Phrases:
         """The warnings' language: the reader's, as the model's answer."""
         return phrases_for(self.question.locale)
-
-
-def draft_for(
-    request: QueryRequest,
-    history: Sequence[PriorTurn],
-    passages: Sequence[Passage],
-    *,
-    catalog: Catalog,
-    search: Search | None,
-    started: float,
-    locale: str | None = None,
-) -> Draft:
-    """The draft for a question retrieval found grounded."""
-    title = None
-    if request.mode == "chapter" and request.chapter:
-        found = catalog.chapter(request.chapter)
-        title = str(found["title"]) if found else None
-    question = Question(
-        request.question,
-        list(passages),
-        request.mode,
-        chapter=title,
-        # Stored turns carry their answer; a turn without one still gives the question's context.
-        history=[(turn.question, str(getattr(turn, "answer", "") or "")) for turn in history],
-        search=search,
-        locale=locale,
-    )
-    return Draft(question, started)
-
-
-def book_search(
-    retriever: Retriever,
-    embedder: Embedder,
-    *,
-    chapter: str | None,
-    limit: int,
-    min_score: float,
-) -> Search:
-    """search_book's retrieval: the book (or one chapter), passages clearing `min_score`."""
-    # The service's own retriever and embedder, in the question's scope (its chapter, if any).
-
-    async def search(query: str) -> list[Passage]:
-        rows = await embedder.embed_async([query])
-        hits = await asyncio.to_thread(
-            retriever.search, query, rows[0].tolist(), limit=limit, chapter=chapter
-        )
-        return [Passage.from_hit(h) for h in hits if h.score >= min_score]
-
-    return search
-
-
-@dataclass(frozen=True, slots=True)
-class Streamed:
-    """`meta` for the first event; then `deltas` (text, then the final response) if any."""
-
-    meta: QueryResponse
-    deltas: AsyncIterator[str | QueryResponse] | None = None
 
 
 def _preview(index: int, passage: Passage) -> Citation:
