@@ -43,7 +43,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from bookchat.answer.asked import Asked
 from bookchat.answer.coverage_row import coverage_features
 from bookchat.answer.features import FEATURES, Context
-from bookchat.answer.grounding import Grounder, Judged, judge, pool, unit_candidates
+from bookchat.answer.grounding import Grounder
+from bookchat.answer.judge import Judged, judge, pool, unit_candidates
 from bookchat.answer.model import COVERAGE_FEATURES, AnswerModel, Logistic, fit_logistic
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder

@@ -8,7 +8,6 @@ import pytest
 
 from bookchat.answer.asked import Asked
 from bookchat.answer.coverage_row import missing_terms as missing_key_terms
-from bookchat.answer.coverage_row import names_heading
 
 
 def missing_terms(question: str, evidence: list[str]) -> list[str]:
@@ -83,32 +82,3 @@ def test_the_code_and_acronyms_a_question_names_must_be_in_the_passages(
     question: str, evidence: list[str], missing: list[str]
 ) -> None:
     assert missing_terms(question, evidence) == missing
-
-
-@pytest.mark.parametrize(
-    ("question", "heading"),
-    [
-        (
-            "How do I make git clean also remove ignored build output?",
-            "Removing untracked files with git clean",
-        ),
-        ("Which branches does a plain git push send by default?", "Pushing"),
-        ("What is the develop branch for in git flow?", "The git-flow branches"),
-    ],
-)
-def test_a_question_names_a_heading_by_all_its_words_or_by_what_it_is_done_with(
-    question: str, heading: str
-) -> None:
-    assert names_heading(Asked.of(question), heading)
-
-
-@pytest.mark.parametrize(
-    ("question", "heading"),
-    [
-        ("Can a commit have no parent at all?", "Three-way merges"),
-        ("Why do rebased commits end up with different hashes?", "Object IDs: SHA-1 and SHA-256"),
-        ("How do I undo a commit?", ""),
-    ],
-)
-def test_a_heading_with_words_the_question_lacks_is_not_named(question: str, heading: str) -> None:
-    assert not names_heading(Asked.of(question), heading)

@@ -11,25 +11,8 @@ from bookchat.answer.features import (
     Candidate,
     Context,
     feature_matrix,
-    idf_weights,
-    overlap,
 )
-from bookchat.answer.terms import content_terms
 from bookchat.markdown.units import split_units
-
-
-def test_overlap_is_the_weighted_share_of_question_terms_found() -> None:
-    pool = [content_terms("git merge joins branches"), content_terms("git rebase moves commits")]
-    idf = idf_weights(pool)
-    question = content_terms("Does git rebase move commits?")
-    assert overlap(question, pool[1], idf, unseen=1.0) == 1.0
-    assert 0 < overlap(question, pool[0], idf, unseen=1.0) < 0.5
-
-
-def test_question_words_absent_from_every_sentence_lower_the_overlap() -> None:
-    pool = [content_terms("git merge joins branches")]
-    idf = idf_weights(pool)
-    assert overlap(content_terms("merge zebras"), pool[0], idf, unseen=2.0) < 0.5
 
 
 def test_a_date_answers_when_and_a_command_answers_how_to() -> None:

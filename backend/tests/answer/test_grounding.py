@@ -5,26 +5,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 
-import numpy as np
 import pytest
 
-from bookchat.answer import shape
-from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Composition
 from bookchat.answer.coverage import Grounding, ReaderJudge, elsewhere
-from bookchat.answer.features import Candidate
-from bookchat.answer.grounding import (
-    POOL_PASSAGES,
-    Grounder,
-    Judged,
-    pool,
-)
+from bookchat.answer.grounding import Grounder
+from bookchat.answer.judge import POOL_PASSAGES, pool
 from bookchat.answer.model import default_model
 from bookchat.answer.phrases import FRENCH
 from bookchat.answer.reader import Reader, calibration
 from bookchat.config import Settings
 from bookchat.embedding.embedder import Embedder
-from bookchat.markdown.units import split_units
 from bookchat.vectorstore import Hit, VectorStore
 from tests.answer.grounders import book_grounder, ground_in
 
@@ -249,32 +240,3 @@ async def test_a_passage_answer_is_introduced_in_the_readers_language(
     assert (
         french.composition.answer.removeprefix(intro) == english.composition.answer.split(":", 1)[1]
     )
-
-
-def test_the_answer_opens_where_the_questions_shape_ranks_first_not_the_model_alone() -> None:
-    # The reader reads the passage of this candidate for the quote's anchor: the glossary's
-    # entry scores best, but "the three components" are the list in the other passage.
-    glossary = split_units("**Action**: Long-running tasks with feedback and cancellation.")
-    lesson = split_units(
-        "**Action Components**:\n"
-        "- **Goal**: The request sent to the server\n"
-        "- **Feedback**: Messages sent during execution\n"
-        "- **Result**: The final outcome"
-    )
-    candidates = [
-        Candidate(u, 0, i, len(glossary), "A", "Glossary") for i, u in enumerate(glossary)
-    ]
-    candidates += [Candidate(u, 1, i, len(lesson), "Actions", "") for i, u in enumerate(lesson)]
-    scores = np.array([0.9] + [0.2] * len(lesson))
-    asked = Asked.of("What are the three components of an action?")
-    judged = Judged(
-        candidates,
-        np.zeros((len(candidates), 1)),
-        scores,
-        np.zeros(1),
-        asked,
-        shape.read(candidates, scores, asked),
-    )
-    assert int(np.argmax(scores)) == 0
-    assert candidates[judged.best].source == 1
-    assert candidates[judged.best].unit.role == "list_item"

@@ -202,3 +202,32 @@ def test_a_heading_that_only_mentions_the_term_does_not_title_it(
     term: str | None, heading: str
 ) -> None:
     assert not titled(term, heading)
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        (
+            "How do I make git clean also remove ignored build output?",
+            "Removing untracked files with git clean",
+        ),
+        ("Which branches does a plain git push send by default?", "Pushing"),
+        ("What is the develop branch for in git flow?", "The git-flow branches"),
+    ],
+)
+def test_a_question_names_a_heading_by_all_its_words_or_by_what_it_is_done_with(
+    question: str, heading: str
+) -> None:
+    assert shape.names_heading(Asked.of(question), heading)
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        ("Can a commit have no parent at all?", "Three-way merges"),
+        ("Why do rebased commits end up with different hashes?", "Object IDs: SHA-1 and SHA-256"),
+        ("How do I undo a commit?", ""),
+    ],
+)
+def test_a_heading_with_words_the_question_lacks_is_not_named(question: str, heading: str) -> None:
+    assert not shape.names_heading(Asked.of(question), heading)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bookchat.answer.grounding import hit_candidates
+from bookchat.answer.judge import hit_candidates
 from bookchat.config import Settings
 from bookchat.embedding.embedder import DIMENSIONS, MAX_TOKENS, Embedder
 from bookchat.ingest.corpus import build_corpus

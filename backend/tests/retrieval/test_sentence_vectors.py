@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bookchat.answer.features import Candidate
-from bookchat.answer.grounding import hit_candidates
+from bookchat.answer.judge import hit_candidates
 from bookchat.embedding.embedder import DIMENSIONS, Embedder
 from bookchat.markdown.unit_layout import chunk_sentences
 from bookchat.retrieval.search import Retriever

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bookchat.retrieval.spelling import Speller, english_words
+from bookchat.retrieval.catalog import Catalog
+from bookchat.retrieval.spelling import BookSpeller, Speller, english_words
 
 # A small book's word counts: what ingest stores (tests/ingest/test_vocabulary.py).
 BOOK = {
@@ -84,3 +85,13 @@ def test_without_a_vocabulary_nothing_changes() -> None:
     assert Speller({}, english_words()).correct("how do i undo a comit") == (
         "how do i undo a comit"
     )
+
+
+def test_the_books_speller_reads_the_indexed_vocabulary_and_leaves_other_languages_alone() -> None:
+    speller = BookSpeller()
+    first = Catalog({"corpus_version": "a", "vocabulary": BOOK})
+    assert speller.correct("undo a comit", first, "en") == "undo a commit"
+    assert speller.correct("undo a comit", first, "fr") == "undo a comit"
+    # A new ingest brings a new vocabulary: the speller is rebuilt from it.
+    renamed = Catalog({"corpus_version": "b", "vocabulary": {"comit": 50}})
+    assert speller.correct("undo a comit", renamed, None) == "undo a comit"

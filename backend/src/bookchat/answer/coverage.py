@@ -52,29 +52,36 @@ class Grounding:
 Verdict = Literal["veto", "vouch"] | None
 
 
-def covers(
-    model: AnswerModel, row: NDArray[np.float64], verdict: Verdict = None
-) -> tuple[bool, float]:
-    """Whether the passages (or selection) behind a coverage `row` answer, and P(covered): the
-    coverage model against its threshold, overruled by the reader's `verdict`."""
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """Whether the passages answer, P(covered), and the threshold it was held to."""
+
+    answers: bool
+    covered: float
+    threshold: float
+
+
+def covers(model: AnswerModel, row: NDArray[np.float64], verdict: Verdict = None) -> Cover:
+    """Whether the passages (or selection) behind a coverage `row` answer: the coverage model
+    against its threshold, overruled by the reader's `verdict`."""
     covered = model.covered(row)
     needed = model.threshold(row)
     if verdict == "vouch":
         covered = max(covered, needed)
     if covered < needed:
-        return False, covered
+        return Cover(False, covered, needed)
     if row[COVERAGE_FEATURES.index("missing_terms")] > 0:
         # A named option, key or acronym the passages lack: the book answers a nearby question,
         # not this one, however well the rest matches
         # (specs/001-bookchat/decisions/0015-named-terms-must-be-in-the-passages.md).
-        return False, min(covered, 0.5 * needed)
-    return verdict != "veto", covered
+        return Cover(False, min(covered, 0.5 * needed), needed)
+    return Cover(verdict != "veto", covered, needed)
 
 
 @dataclass(frozen=True, slots=True)
 class ReaderJudge:
-    """The answer reader as a judge of coverage where it is sure (BOOKCHAT_BOOK_JUDGE=both):
-    below `veto` it declines and above `vouch` it answers, whatever the answer model says."""
+    """The answer reader as a judge of coverage where it is sure: below `veto` it declines and
+    above `vouch` it answers, whatever the answer model says."""
 
     reader: Reader
     veto: float

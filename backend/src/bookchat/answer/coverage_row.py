@@ -13,10 +13,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import Asked
-from bookchat.answer.features import FEATURES, Candidate, idf_weights, overlap
+from bookchat.answer.features import FEATURES, Candidate
 from bookchat.answer.model import COVERAGE_FEATURES
-from bookchat.answer.shape import heading_parts
-from bookchat.answer.terms import content_terms
+from bookchat.answer.terms import content_terms, idf_weights, overlap
 from bookchat.retrieval.named import present
 
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
@@ -66,6 +65,8 @@ def coverage_features(
         # Passages with nothing quotable (a heading over a lone code line) cover nothing.
         return np.array([float(n == "bias") for n in COVERAGE_FEATURES], dtype=np.float64)
     col = {name: i for i, name in enumerate(FEATURES)}
+    margin = score_margin(scores)
+    missing = missing_terms(asked.key, evidence)
     best = int(np.argmax(scores))
     source = candidates[best].source
     own = [c for c in candidates if c.source == source]
@@ -80,23 +81,14 @@ def coverage_features(
     values = {
         "bias": 1.0,
         "best_score": float(scores[best]),
-        "best_score_margin": score_margin(scores),
+        "best_score_margin": margin,
         "best_sim": float(features[:, col["sim"]].max()),
         "passage_sim": float(features[best, col["passage_sim"]]),
         "heading_sim": float(features[:, col["heading_sim"]].max()),
         "best_lex": float(features[:, col["lex"]].max()),
         "passage_lex": overlap(q_terms, passage_terms, idf, unseen),
         "unseen_share": len(q_terms - everywhere) / len(q_terms) if q_terms else 0.0,
-        "missing_terms": float(bool(missing_terms(asked.key, evidence))),
+        "missing_terms": float(bool(missing)),
         "selection": float(selection),
     }
     return np.array([values[name] for name in COVERAGE_FEATURES], dtype=np.float64)
-
-
-def names_heading(asked: Asked, heading: str) -> bool:
-    """Whether the question names all the words of the heading, or of either part of a heading
-    "<subject> with <means>" ("Removing untracked files with git clean")."""
-    return any(
-        (terms := content_terms(part.replace("-", " "))) and terms <= asked.split_terms
-        for part in heading_parts(heading)
-    )

@@ -11,39 +11,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bookchat.answer.asked import QUESTION_TYPES, Asked
-from bookchat.answer.terms import content_terms
+from bookchat.answer.terms import content_terms, idf_weights, overlap
 from bookchat.markdown.units import ROLES, Unit, announces
-
-
-def idf_weights(pool: Sequence[AbstractSet[str]]) -> dict[str, float]:
-    """Inverse document frequency of every term over a pool of sentences."""
-    df: dict[str, int] = {}
-    for terms in pool:
-        for term in terms:
-            df[term] = df.get(term, 0) + 1
-    n = len(pool)
-    return {term: math.log(1.0 + n / (count + 1.0)) for term, count in df.items()}
-
-
-def overlap(
-    question: AbstractSet[str], sentence: AbstractSet[str], idf: dict[str, float], unseen: float
-) -> float:
-    """Share of the question's (IDF-weighted) content the sentence contains, 0-1."""
-    if not question:
-        return 0.0
-    # Sorted, so float sums do not depend on set order (hash seed): answers stay deterministic.
-    terms = sorted(question)
-    total = sum(idf.get(term, unseen) for term in terms)
-    found = sum(idf.get(term, unseen) for term in terms if term in sentence)
-    return min(1.0, found / total) if total else 0.0
-
 
 _NUMBER = re.compile(
     r"\b\d+(?:[.,]\d+)?\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -149,6 +124,8 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
     if n == 0:
         return out
     sims = (ctx.unit_vectors @ ctx.question_vector).astype(np.float64)
+    # How many items each unit announces ("three steps:"), for "What are the three X?".
+    listed = [listed_count(c.unit.plain) for c in candidates]
     pool = [content_terms(c.unit.plain) for c in candidates]
     idf = idf_weights(pool)
     unseen = math.log(1.0 + len(pool))
@@ -202,8 +179,7 @@ def feature_matrix(candidates: Sequence[Candidate], ctx: Context) -> NDArray[np.
             "compare_x_contrast": float(qtype == "compare" and bool(_CONTRAST.search(text))),
             "sim_x_heading_sim": sims[i] * float(ctx.heading_sims[i]),
             "count_match": float(
-                wanted > 0
-                and wanted in (listed_count(text), items.get((c.source, c.unit.block), 0))
+                wanted > 0 and wanted in (listed[i], items.get((c.source, c.unit.block), 0))
             ),
         }
         for name, value in values.items():

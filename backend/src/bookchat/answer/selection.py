@@ -18,11 +18,14 @@ from bookchat.answer.asked import Asked
 from bookchat.answer.compose import Source
 from bookchat.answer.coverage import Grounding
 from bookchat.answer.features import Context
-from bookchat.answer.grounding import decide, judge, unit_candidates
+from bookchat.answer.grounding import decide
+from bookchat.answer.judge import judge, unit_candidates
 from bookchat.answer.llm.agent import Passage
 from bookchat.answer.model import AnswerModel
+from bookchat.answer.outcome import Outcome, Scope, outcome_of
 from bookchat.answer.phrases import Phrases
 from bookchat.answer.reader import Reader, Reading
+from bookchat.answer.schema import MissingInput
 from bookchat.answer.short_answer import span_and_unit
 from bookchat.config import Settings
 from bookchat.markdown.units import split_units
@@ -99,7 +102,6 @@ class SelectionGrounder:
         )
         judged = judge(self._model, asked, candidates, ctx, [selection], selection=True)
         source = selection_source(page, catalog, similarity)
-        threshold = self._model.threshold(judged.coverage)
         # "Explain this passage" has no span to find: the reader does not read it.
         reading = None if about_the_passage else await self._read(question, selection)
         # The quote is built around the unit holding the reader's span: a short answer shown
@@ -108,7 +110,7 @@ class SelectionGrounder:
         span, anchor = span_and_unit(reading, units_read, selection, min_margin=self._span_margin)
         # Below its veto the reader is sure the selection does not answer.
         sure_not = reading is not None and reading.probability < self._veto
-        comp, covered = decide(
+        comp, cover = decide(
             self._model,
             judged,
             [source],
@@ -120,7 +122,19 @@ class SelectionGrounder:
         selected = (Passage(source, selection),)
         # The selection is the citation: the reader's span anywhere in it is cited text.
         short = span if comp is not None else None
-        return Grounding(comp, covered, selected, threshold, short_answer=short)
+        return Grounding(comp, cover.covered, selected, cover.threshold, short_answer=short)
+
+    async def answer(
+        self, question: str, selection: str | None, page: str | None, scope: Scope
+    ) -> Outcome:
+        """`question` answered from the reader's `selection` alone, or declined; raises
+        MissingInput without one."""
+        if not selection:
+            raise MissingInput("selection", "selection")
+        grounding = await self.ground_selection(
+            question, selection, page, scope.catalog, scope.said
+        )
+        return outcome_of(grounding, scope.said.selection_abstention)
 
     async def _read(self, question: str, selection: str) -> Reading | None:
         """The reader's reading of the selection; None without a reader."""

@@ -3,7 +3,8 @@
 "What is X?" asks for X's definition (else the opening of the section titled X, else X in
 bold), "What are the three X?" for a list of three, "the difference between A and B" for what
 each side is. The learned scorer cannot see these shapes, so they are rules, each leaving the
-scores unchanged when the book offers no such unit.
+scores unchanged when the book offers no such unit. Headings are read here too: what one is
+about, and whether a question names it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,15 @@ def heading_parts(heading: str) -> tuple[str, str]:
     clean"); "" for the second when it does not say."""
     split = _HEADING_MEANS.match(heading)
     return (split["subject"], split["means"]) if split else (heading, "")
+
+
+def names_heading(asked: Asked, heading: str) -> bool:
+    """Whether the question names all the words of the heading, or of either part of a heading
+    "<subject> with <means>" ("Removing untracked files with git clean")."""
+    return any(
+        (terms := content_terms(part.replace("-", " "))) and terms <= asked.split_terms
+        for part in heading_parts(heading)
+    )
 
 
 def _singular(word: str) -> str:

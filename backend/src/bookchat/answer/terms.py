@@ -1,12 +1,15 @@
-"""Content words: the lower-cased, stemmed words of a text that carry meaning, and a term's
-singular and plural as one pattern.
+"""Content words: the lower-cased, stemmed words of a text that carry meaning, how much of a
+question's (IDF-weighted) words a text shares, and a term's singular and plural as one pattern.
 
 What the features, coverage and shape rules compare between a question and the book.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+.-]*[a-z0-9+]|[a-z0-9]")
@@ -46,6 +49,29 @@ def _stem(word: str) -> str:
 def content_terms(text: str) -> frozenset[str]:
     """Lower-cased, stemmed words of `text` that carry meaning (cached: units recur)."""
     return frozenset(_stem(tok) for tok in _TOKEN.findall(text.lower()) if tok not in STOPWORDS)
+
+
+def idf_weights(pool: Sequence[AbstractSet[str]]) -> dict[str, float]:
+    """Inverse document frequency of every term over a pool of sentences."""
+    df: dict[str, int] = {}
+    for terms in pool:
+        for term in terms:
+            df[term] = df.get(term, 0) + 1
+    n = len(pool)
+    return {term: math.log(1.0 + n / (count + 1.0)) for term, count in df.items()}
+
+
+def overlap(
+    question: AbstractSet[str], sentence: AbstractSet[str], idf: dict[str, float], unseen: float
+) -> float:
+    """Share of the question's (IDF-weighted) content the sentence contains, 0-1."""
+    if not question:
+        return 0.0
+    # Sorted, so float sums do not depend on set order (hash seed): answers stay deterministic.
+    terms = sorted(question)
+    total = sum(idf.get(term, unseen) for term in terms)
+    found = sum(idf.get(term, unseen) for term in terms if term in sentence)
+    return min(1.0, found / total) if total else 0.0
 
 
 def either_number(term: str) -> str:

@@ -106,6 +106,17 @@ class SentenceVectors:
         matrix = np.stack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
         return question_vector, matrix
 
+    async def similarities(
+        self, question_vector: NDArray[np.float32], texts: Sequence[str]
+    ) -> NDArray[np.float32]:
+        """Cosine of the question with each text; "" scores 0."""
+        distinct = [t for t in dict.fromkeys(texts) if t]
+        if not distinct:
+            return np.zeros(len(texts), dtype=np.float32)
+        _, matrix = await self.embed(distinct)
+        sims = dict(zip(distinct, (matrix @ question_vector).tolist(), strict=True))
+        return np.array([sims.get(t, 0.0) for t in texts], dtype=np.float32)
+
 
 class PassageVectors:
     """Builds the candidate matrix of an answer from stored rows, embedding only what is not."""
@@ -115,15 +126,20 @@ class PassageVectors:
         self._fallback = fallback
 
     async def matrix(
-        self, passages: Sequence[Hit], candidates: Sequence[PlacedUnit]
+        self,
+        passages: Sequence[Hit],
+        candidates: Sequence[PlacedUnit],
+        sentences: Sequence[Sequence[str]] | None = None,
     ) -> NDArray[np.float32]:
-        """One row per candidate (its `source` indexes `passages`, `position` their sentences)."""
+        """One row per candidate (its `source` indexes `passages`, `position` their sentences:
+        `sentences`, when the caller has read them already)."""
         if not candidates:
             return np.zeros((0, 0), dtype=np.float32)
         stored = await asyncio.to_thread(
             self._store.sentence_vectors, [p.chunk_id for p in passages]
         )
-        sentences = [chunk_sentences(p.payload) for p in passages]
+        if sentences is None:
+            sentences = [chunk_sentences(p.payload) for p in passages]
         rows = [
             usable_rows(stored.get(p.chunk_id), split)
             for p, split in zip(passages, sentences, strict=True)

@@ -20,6 +20,9 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache, partial
 
+from bookchat.retrieval.catalog import Catalog
+from bookchat.retrieval.editions import language_of
+
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # A plain word of four letters or more, not part of a code-like token (shorter ones are kept).
 _WORD = re.compile(r"(?<![\w.\-/@#$%~=:'’])[A-Za-z]{4,}(?![\w\-/@='’]|\.\w)")
@@ -135,3 +138,20 @@ class Speller:
         if common and (len(common) == 1 or common[0][0] >= DOMINANT * common[1][0]):
             return common[0][1]
         return None
+
+
+class BookSpeller:
+    """The speller of the indexed book's vocabulary, rebuilt when an ingest changes it."""
+
+    def __init__(self) -> None:
+        self._built: tuple[str | None, Speller] | None = None
+
+    def correct(self, question: str, catalog: Catalog, locale: str | None) -> str:
+        """`question` with the reader's typos corrected towards the book's words (in an English
+        edition only: the word list is English)."""
+        if language_of(locale) not in ("", "en"):
+            return question
+        if self._built is None or self._built[0] != catalog.corpus_version:
+            vocabulary = catalog.data.get("vocabulary") or {}
+            self._built = (catalog.corpus_version, Speller(vocabulary, english_words()))
+        return self._built[1].correct(question)
