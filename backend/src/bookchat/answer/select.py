@@ -253,19 +253,6 @@ def span(
             return []
     _complete(candidates, candidates[best], budget)
     _with_antecedents(candidates, budget)
-    _neighbours(candidates, scores, best, budget)
-    floor = NEAR_BEST * scores[best]
-    extra = 0
-    for i in np.argsort(-scores, kind="stable"):
-        c = candidates[int(i)]
-        if extra >= MAX_EXTRA or scores[i] < floor:
-            break
-        if c in budget.taken or c.unit.role == "furniture":
-            continue
-        # An item of an announced list never joins alone: "- Setup scripts for sourcing your
-        # workspace" does not say which list it belongs to; its whole list joins, or nothing.
-        if _take(candidates, c, budget):
-            extra += 1
     for c in list(budget.taken[1:]):
         # A neighbour or extra ending in a colon ("It picks the first that is set of:") says
         # nothing without the list or command it introduces: that comes too, when it fits.
