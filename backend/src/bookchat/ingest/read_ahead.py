@@ -12,6 +12,7 @@ computed here instead, so errors surface as they would without it.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
@@ -67,7 +68,14 @@ class ReadAhead:
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
         self._worker = context.Process(target=_work, args=(read, child), daemon=True)
-        self._worker.start()
+        # The worker's collections then skip every object it inherits: touching them would copy
+        # their memory pages one by one (the library's corpus took 2.7 s in the worker, 1.9 s
+        # here). This process's own collections go on as before.
+        gc.freeze()
+        try:
+            self._worker.start()
+        finally:
+            gc.unfreeze()
         child.close()  # the worker's end: EOF here once the worker exits
         self._open = True
 
