@@ -1,6 +1,7 @@
 """The worker process hands over exactly what the ingest would compute itself, and never a
 different error or a hang."""
 
+import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -47,5 +48,19 @@ def test_a_failing_read_raises_its_own_error_here(tmp_path: Path) -> None:
         ahead.ask(word_pieces=True, catalog_fields=True)
         with pytest.raises(FileNotFoundError):
             ahead.corpus()
+    finally:
+        ahead.close()
+
+
+def test_where_processes_cannot_fork_the_book_is_read_here(
+    sample_docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    here = build_corpus(sample_docs)
+    ahead = ReadAhead(lambda: build_corpus(sample_docs))
+    try:
+        ahead.ask(word_pieces=True, catalog_fields=True)
+        assert ahead.corpus().chunks == here.chunks
+        assert ahead.catalog_fields() == here.catalog_fields()
     finally:
         ahead.close()

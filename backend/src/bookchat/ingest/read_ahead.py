@@ -17,6 +17,7 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bookchat.embedding.embedder import MAX_TOKENS
@@ -65,6 +66,11 @@ class ReadAhead:
         self._got: dict[str, Any] = {}
         self._asked = {"corpus"}
         self._told = False
+        self._worker: BaseProcess | None = None
+        # Where processes cannot fork (Windows), everything is computed in this process.
+        self._open = "fork" in multiprocessing.get_all_start_methods()
+        if not self._open:
+            return
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
         self._worker = context.Process(target=_work, args=(read, child), daemon=True)
@@ -91,7 +97,8 @@ class ReadAhead:
             if wanted
         ]
         try:
-            self._conn.send(names)
+            if self._open:
+                self._conn.send(names)
         except OSError:  # the worker is gone: everything is computed here
             self._open = False
         self._asked.update(names)
@@ -130,6 +137,8 @@ class ReadAhead:
 
     def close(self) -> None:
         """Stop the worker (it may still be working for an ingest that ended early)."""
+        if self._worker is None:
+            return
         if self._worker.is_alive():
             self._worker.terminate()
         self._worker.join()
