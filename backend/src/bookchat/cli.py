@@ -6,7 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bookchat.config import Settings
+    from bookchat.ingest.read_ahead import ReadAhead
+    from bookchat.ingest.run import SiteSource
 
 EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
@@ -50,17 +55,16 @@ def _print_report(report: dict[str, Any], *, as_json: bool, dry_run: bool) -> No
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Index the docs folder (or every version and locale of a built site), embedding only what
     changed."""
-    from bookchat.embedding.embedder import Embedder
-    from bookchat.ingest.handoff import HandoffFailed, ingest_via_server
     from bookchat.ingest.manifest import ManifestError, read_site_routes
-    from bookchat.ingest.run import SiteSource, run_ingest
-    from bookchat.vectorstore import StoreLocked, StoreUnavailable, open_store
+    from bookchat.ingest.read_ahead import ReadAhead
+    from bookchat.ingest.run import SiteSource, load_corpus
 
     settings = _settings()
     if args.site and args.docs:
         print("error: give either --site or --docs, not both", file=sys.stderr)
         return EXIT_USAGE
     site = SiteSource(Path(args.site or "."), Path(args.build_dir) if args.build_dir else None)
+    source = site if args.site else None
     docs = Path(args.docs) if args.docs else settings.docs_dir
     if args.site:
         try:
@@ -71,6 +75,27 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     elif not docs.is_dir():
         print(f"error: docs folder not found: {docs}", file=sys.stderr)
         return EXIT_USAGE
+    # The book is read in another process while this one opens the store and loads the model;
+    # started before the store is opened, so that process holds none of the store's files.
+    ahead = ReadAhead(lambda: load_corpus(settings, None if source else docs, source))
+    try:
+        return _ingest(args, settings, docs, source, ahead)
+    finally:
+        ahead.close()
+
+
+def _ingest(
+    args: argparse.Namespace,
+    settings: Settings,
+    docs: Path,
+    site: SiteSource | None,
+    ahead: ReadAhead,
+) -> int:
+    from bookchat.embedding.embedder import Embedder
+    from bookchat.ingest.handoff import HandoffFailed, ingest_via_server
+    from bookchat.ingest.run import run_ingest
+    from bookchat.vectorstore import StoreLocked, StoreUnavailable, open_store
+
     try:
         store = open_store(settings)
     except StoreLocked:
@@ -80,7 +105,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 docs,
                 dry_run=args.dry_run,
                 full=args.full,
-                site=(site.site_dir, site.build_dir) if args.site else None,
+                site=(site.site_dir, site.build_dir) if site else None,
             )
         except HandoffFailed as exc:
             print(
@@ -101,11 +126,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             settings,
             store,
             lambda: embedder,
-            None if args.site else docs,
-            site=site if args.site else None,
+            None if site else docs,
+            site=site,
             dry_run=args.dry_run,
             full=args.full,
             progress=sys.stderr.isatty() and not args.json,
+            ahead=ahead,
         )
     except KeyboardInterrupt:
         print("interrupted: run bookchat ingest again to finish (nothing is lost)", file=sys.stderr)

@@ -15,7 +15,6 @@ of fighting over the two cores.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import threading
@@ -164,6 +163,18 @@ class Embedder:
         if self.backend == "auto" and not self.loaded and word_pieces < BF16_MIN_WORD_PIECES:
             self.backend = self._fallback
 
+    def warm_up(self) -> None:
+        """Import now what `load` will need, so a caller can overlap the slow imports (torch's
+        above all) with other work; loads nothing, and `expect` may still pick the backend."""
+        if self.loaded:
+            return
+        if self.backend in ("auto", "bf16"):
+            bf16_native()  # imports torch, which `auto` needs to decide anyway
+        elif self.backend == "torch":
+            import sentence_transformers  # noqa: F401
+        else:
+            import onnxruntime  # noqa: F401
+
     @property
     def onnx_path(self) -> Path:
         """Where the cached ONNX export lives."""
@@ -249,6 +260,9 @@ class Embedder:
         """`embed` in the embedder's own worker thread, so the event loop stays free."""
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedder")
+        # Here, not at the top: `bookchat ingest` never embeds asynchronously and starts faster.
+        import asyncio
+
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.embed, list(texts))
 

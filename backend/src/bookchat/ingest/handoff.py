@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 SERVER_FILE = "server.json"
 
 
@@ -72,6 +70,9 @@ def ingest_via_server(
 ) -> dict[str, Any]:
     """Ask the server that owns the store to run the ingest (of `site`, a built site and its
     build folder, when given); returns its report."""
+    # Here, not at the top: every `bookchat ingest` imports this module, few hand off.
+    import httpx
+
     record = read_record(data_dir)
     if record is None:
         raise HandoffFailed("no running bookchat server is recorded for this data folder")

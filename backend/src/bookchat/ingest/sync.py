@@ -10,21 +10,30 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from bookchat.embedding.embedder import MAX_TOKENS, MODEL_NAME, Embedder
 from bookchat.ingest.chunk_vectors import ChunkVectors, Memo, embed_missing, reuse
 from bookchat.ingest.corpus import Chunk, Corpus
 from bookchat.ingest.report import SyncReport, edition_of, tally
-from bookchat.ingest.tokens import model_length
+from bookchat.ingest.tokens import model_pieces
 from bookchat.markdown.unit_layout import chunk_sentences
 from bookchat.vectorstore import Point, VectorStore
 from bookchat.vectorstore.sparse import sparse_document
 
 _BATCH = 64
+
+# Word pieces the model reads of each of some texts (see count_pieces).
+PieceCounter = Callable[[Sequence[str]], Mapping[str, int]]
+
+
+def count_pieces(texts: Sequence[str]) -> Mapping[str, int]:
+    """Word pieces the model reads of each distinct text: at most MAX_TOKENS, the rest is cut."""
+    return model_pieces(texts, MAX_TOKENS)
 
 
 @dataclass(slots=True)
@@ -120,8 +129,11 @@ def sync_corpus(
     dry_run: bool = False,
     full: bool = False,
     progress: bool = False,
+    pieces: PieceCounter = count_pieces,
+    catalog_fields: Callable[[], Mapping[str, Any]] | None = None,
 ) -> SyncReport:
-    """Bring the store in line with the corpus; the embedder is only created if something is new."""
+    """Bring the store in line with the corpus; the embedder is only created if something is new.
+    `pieces` and `catalog_fields` may hand in what another process computed for the corpus."""
     started = time.perf_counter()
     if not dry_run:
         # An index from before stored sentence vectors gains room for them; its points keep
@@ -161,11 +173,13 @@ def sync_corpus(
             to_embed.extend(f for f in found if not f.complete)
         report.embedded = 0
         if to_embed:
-            _embed(store, embedder(), to_embed, corpus.version, report, embedded_in, progress)
+            _embed(
+                store, embedder(), to_embed, corpus.version, report, embedded_in, progress, pieces
+            )
         report.reused_vectors = len(todo) - report.embedded
         for start in range(0, len(plan.delete), 1_000):
             store.delete(plan.delete[start : start + 1_000])
-        store.write_catalog(_catalog(corpus))
+        store.write_catalog(_catalog(corpus, catalog_fields))
     report.editions = tally(
         [(e.key, sum(len(ch.pages) for ch in e.chapters), e.chunks) for e in corpus.editions],
         {
@@ -195,14 +209,13 @@ def _embed(
     report: SyncReport,
     embedded_in: list[str],
     progress: bool,
+    count: PieceCounter,
 ) -> None:
     # Batches in corpus order keep one edition's chunks together; the memo carries each text's
     # vector on to the next edition that repeats it.
     memo = Memo()
     texts = [_texts_to_embed(item) for item in to_embed]
-    # What the model reads of each distinct text: at most MAX_TOKENS pieces, the rest is cut.
-    distinct = dict.fromkeys(t for of in texts for t in of)
-    pieces = {text: min(model_length(text), MAX_TOKENS) for text in distinct}
+    pieces = dict(count(list(dict.fromkeys(t for of in texts for t in of))))
     report.word_pieces = sum(pieces.values())
     model.expect(report.word_pieces)
     with _progress(report.word_pieces, progress) as advance:
@@ -229,7 +242,9 @@ def _texts_to_embed(item: ChunkVectors) -> list[str]:
     )
 
 
-def _catalog(corpus: Corpus) -> dict[str, object]:
+def _catalog(
+    corpus: Corpus, fields: Callable[[], Mapping[str, Any]] | None = None
+) -> dict[str, object]:
     return {
         "corpus_version": corpus.version,
         "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -237,5 +252,5 @@ def _catalog(corpus: Corpus) -> dict[str, object]:
         "embedding_model": MODEL_NAME,
         # The default edition's chapters, where readers of an index before editions look.
         "chapters": [chapter.to_json() for chapter in corpus.chapters],
-        **corpus.catalog_fields(),
+        **(fields() if fields is not None else corpus.catalog_fields()),
     }

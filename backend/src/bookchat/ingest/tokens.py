@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from tokenizers import Tokenizer
@@ -36,3 +37,12 @@ def count_many(texts: list[str]) -> list[int]:
 def model_length(text: str) -> int:
     """Positions the model uses for `text`, special tokens included (must be ≤ 256)."""
     return len(_tokenizer().encode(text, add_special_tokens=True).ids)
+
+
+def model_pieces(texts: Iterable[str], limit: int) -> dict[str, int]:
+    """Word pieces the model reads of each distinct text: its length, cut at `limit`."""
+    distinct = list(dict.fromkeys(texts))
+    # One call for them all (unlike count_many's small ones), without the character offsets
+    # `encode_batch` also works out: a whole book is counted in half the time.
+    encoded = _tokenizer().encode_batch_fast(distinct, add_special_tokens=True)
+    return {text: min(len(e.ids), limit) for text, e in zip(distinct, encoded, strict=True)}
