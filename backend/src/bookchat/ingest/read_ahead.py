@@ -20,9 +20,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from bookchat.embedding.embedder import MAX_TOKENS
 from bookchat.ingest.corpus import Corpus
-from bookchat.ingest.tokens import model_pieces
+from bookchat.ingest.sync import count_pieces
 from bookchat.markdown.unit_layout import chunk_sentences
 
 # Below this many texts to embed (a few edited sections) counting them here takes milliseconds,
@@ -36,7 +35,7 @@ def corpus_texts(corpus: Corpus) -> list[str]:
 
 
 _RESULTS: dict[str, Callable[[Corpus], Any]] = {
-    "word_pieces": lambda corpus: model_pieces(corpus_texts(corpus), MAX_TOKENS),
+    "word_pieces": lambda corpus: count_pieces(corpus_texts(corpus)),
     "catalog_fields": lambda corpus: corpus.catalog_fields(),
 }
 
@@ -132,7 +131,7 @@ class ReadAhead:
     def word_pieces(self, texts: Sequence[str]) -> dict[str, int]:
         """Word pieces the model reads of each of `texts` (texts of the corpus)."""
         counted = self._wait("word_pieces", block=len(texts) >= _COUNT_HERE_BELOW) or {}
-        here = model_pieces([t for t in texts if t not in counted], MAX_TOKENS)
+        here = count_pieces([t for t in texts if t not in counted])
         return {t: counted[t] if t in counted else here[t] for t in texts}
 
     def close(self) -> None:
